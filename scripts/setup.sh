@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what Tessera needs to build, test and benchmark on Debian 12 (root).
+# Skips apt entirely when everything is already present.
+set -euo pipefail
+pkgs=(build-essential cmake libgtest-dev libgmock-dev
+      libopenblas-dev libopenblas0-openmp libopenblas0-pthread libblis-dev libblis4-pthread
+      gnuplot-nox)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,85 @@
+#include "core/cpu.h"
+
+#include <sched.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace tessera {
+
+bool cpu_supports(Arch arch) {
+  // GCC's __builtin_cpu_supports checks CPUID and, for AVX/AVX-512, that the OS
+  // saves the wider registers (XCR0), so a "yes" here means the path can run.
+  __builtin_cpu_init();
+  switch (arch) {
+    case Arch::generic: return true;
+    case Arch::avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Arch::avx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("fma");
+  }
+  return false;
+}
+
+Arch cpu_best_arch() {
+  static const Arch best = cpu_supports(Arch::avx512) ? Arch::avx512
+                           : cpu_supports(Arch::avx2) ? Arch::avx2
+                                                      : Arch::generic;
+  return best;
+}
+
+static Arch parse_arch_env() {
+  const char *s = std::getenv("TESSERA_ARCH");
+  Arch best = cpu_best_arch();
+  if (!s || !*s) return best;
+  Arch want = best;
+  if (!strcasecmp(s, "generic")) want = Arch::generic;
+  else if (!strcasecmp(s, "avx2")) want = Arch::avx2;
+  else if (!strcasecmp(s, "avx512")) want = Arch::avx512;
+  // Asking for a path the CPU lacks gives the best one it has below it.
+  return static_cast<int>(want) <= static_cast<int>(best) ? want : best;
+}
+
+Arch default_arch() {
+  static const Arch arch = parse_arch_env();
+  return arch;
+}
+
+int available_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0) return n;
+  }
+  return 1;
+}
+
+int default_num_threads() {
+  if (const char *s = std::getenv("TESSERA_NUM_THREADS")) {
+    char *end = nullptr;
+    long v = std::strtol(s, &end, 10);
+    if (end != s && *end == '\0' && v >= 1 && v <= 255) return static_cast<int>(v);
+  }
+  return available_cores();
+}
+
+}  // namespace tessera
+
+extern "C" {
+const char *tesseraGetArchString(tesseraArch_t arch) {
+  switch (arch) {
+    case TESSERA_ARCH_GENERIC: return "generic";
+    case TESSERA_ARCH_AVX2: return "avx2";
+    case TESSERA_ARCH_AVX512: return "avx512";
+    case TESSERA_ARCH_AUTO: return "auto";
+  }
+  return "unknown";
+}
+tesseraArch_t tesseraGetCpuArch(void) { return static_cast<tesseraArch_t>(tessera::cpu_best_arch()); }
+int tesseraArchSupported(tesseraArch_t arch) {
+  if (arch != TESSERA_ARCH_GENERIC && arch != TESSERA_ARCH_AVX2 && arch != TESSERA_ARCH_AVX512) return 0;
+  return tessera::cpu_supports(static_cast<tessera::Arch>(arch)) ? 1 : 0;
+}
+}

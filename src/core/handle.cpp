@@ -1,0 +1,117 @@
+#include "core/handle.h"
+
+#include <mutex>
+#include <new>
+#include <unordered_set>
+
+#include "core/thread_pool.h"
+
+namespace tessera {
+
+namespace {
+std::mutex &registry_mutex() {
+  static std::mutex *m = new std::mutex();
+  return *m;
+}
+std::unordered_set<const void *> &registry() {
+  static auto *s = new std::unordered_set<const void *>();
+  return *s;
+}
+}  // namespace
+
+bool handle_register(const void *h) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  try {
+    return registry().insert(h).second;
+  } catch (...) {
+    return false;
+  }
+}
+
+bool handle_unregister(const void *h) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  return registry().erase(h) == 1;
+}
+
+bool handle_is_live(const void *h) {
+  if (!h) return false;
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  return registry().count(h) == 1;
+}
+
+}  // namespace tessera
+
+using tessera::Arch;
+
+extern "C" {
+
+tesseraStatus_t tblasCreate(tblasHandle_t *handle) {
+  if (!handle) return TESSERA_STATUS_INVALID_VALUE;
+  auto *ctx = new (std::nothrow) tblasContext();
+  if (!ctx) return TESSERA_STATUS_ALLOC_FAILED;
+  ctx->num_threads = tessera::default_num_threads();
+  ctx->arch = tessera::default_arch();
+  ctx->last_arch = ctx->arch;
+  if (!tessera::handle_register(ctx)) {
+    delete ctx;
+    return TESSERA_STATUS_ALLOC_FAILED;
+  }
+  *handle = ctx;
+  return TESSERA_STATUS_SUCCESS;
+}
+
+tesseraStatus_t tblasDestroy(tblasHandle_t handle) {
+  if (!tessera::handle_unregister(handle)) return TESSERA_STATUS_NOT_INITIALIZED;
+  delete handle;
+  return TESSERA_STATUS_SUCCESS;
+}
+
+tesseraStatus_t tblasSetNumThreads(tblasHandle_t handle, int threads) {
+  if (!tessera::handle_is_live(handle)) return TESSERA_STATUS_NOT_INITIALIZED;
+  if (threads < 1 || threads > tessera::ThreadPool::kMaxThreads) return TESSERA_STATUS_INVALID_VALUE;
+  handle->num_threads = threads;
+  return TESSERA_STATUS_SUCCESS;
+}
+
+tesseraStatus_t tblasGetNumThreads(tblasHandle_t handle, int *threads) {
+  if (!tessera::handle_is_live(handle)) return TESSERA_STATUS_NOT_INITIALIZED;
+  if (!threads) return TESSERA_STATUS_INVALID_VALUE;
+  *threads = handle->num_threads;
+  return TESSERA_STATUS_SUCCESS;
+}
+
+tesseraStatus_t tblasSetArch(tblasHandle_t handle, tesseraArch_t arch) {
+  if (!tessera::handle_is_live(handle)) return TESSERA_STATUS_NOT_INITIALIZED;
+  if (arch == TESSERA_ARCH_AUTO) {
+    handle->arch = tessera::default_arch();
+    return TESSERA_STATUS_SUCCESS;
+  }
+  if (arch != TESSERA_ARCH_GENERIC && arch != TESSERA_ARCH_AVX2 && arch != TESSERA_ARCH_AVX512)
+    return TESSERA_STATUS_INVALID_VALUE;
+  if (!tessera::cpu_supports(static_cast<Arch>(arch))) return TESSERA_STATUS_NOT_SUPPORTED;
+  handle->arch = static_cast<Arch>(arch);
+  return TESSERA_STATUS_SUCCESS;
+}
+
+tesseraStatus_t tblasGetArch(tblasHandle_t handle, tesseraArch_t *arch) {
+  if (!tessera::handle_is_live(handle)) return TESSERA_STATUS_NOT_INITIALIZED;
+  if (!arch) return TESSERA_STATUS_INVALID_VALUE;
+  *arch = static_cast<tesseraArch_t>(handle->arch);
+  return TESSERA_STATUS_SUCCESS;
+}
+
+tesseraStatus_t tblasGetLastArch(tblasHandle_t handle, tesseraArch_t *arch) {
+  if (!tessera::handle_is_live(handle)) return TESSERA_STATUS_NOT_INITIALIZED;
+  if (!arch) return TESSERA_STATUS_INVALID_VALUE;
+  *arch = static_cast<tesseraArch_t>(handle->last_arch);
+  return TESSERA_STATUS_SUCCESS;
+}
+
+tesseraStatus_t tblasGetLastThreads(tblasHandle_t handle, int *threads) {
+  if (!tessera::handle_is_live(handle)) return TESSERA_STATUS_NOT_INITIALIZED;
+  if (!threads) return TESSERA_STATUS_INVALID_VALUE;
+  *threads = handle->last_threads;
+  return TESSERA_STATUS_SUCCESS;
+}
+
+}  // extern "C"

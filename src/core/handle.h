@@ -1,0 +1,24 @@
+// The dense handle (tblasContext): thread count, instruction-set path,
+// workspace. Modelled on ruy's Context: it owns resources and reports what ran.
+#pragma once
+#include "core/cpu.h"
+#include "core/workspace.h"
+#include "tessera/blas.h"
+
+struct tblasContext {
+  int num_threads = 1;
+  tessera::Arch arch = tessera::Arch::generic;  // path routines will use
+  tessera::Arch last_arch = tessera::Arch::generic;
+  int last_threads = 0;
+  tessera::Workspace workspace;
+};
+
+namespace tessera {
+
+// Live-handle registry: lets every entry point tell a valid handle from a null,
+// destroyed or foreign pointer (NOT_INITIALIZED) without touching freed memory.
+bool handle_register(const void *h);
+bool handle_unregister(const void *h);
+bool handle_is_live(const void *h);
+
+}  // namespace tessera

@@ -1,0 +1,142 @@
+#include "core/thread_pool.h"
+
+#include <dlfcn.h>
+#include <immintrin.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <climits>
+
+#include <chrono>
+
+namespace tessera {
+
+namespace {
+
+thread_local bool t_is_pool_worker = false;
+
+// Raw futex on the dispatch word. (libstdc++ 12's atomic::wait/notify_all keeps
+// its own waiter count and lost wake-ups here; the kernel primitive does not.)
+void futex_wait(std::atomic<uint32_t> *word, uint32_t expected) {
+  syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAIT_PRIVATE, expected, nullptr, nullptr, 0);
+}
+void futex_wake_all(std::atomic<uint32_t> *word) {
+  syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+}
+
+// omp_in_parallel() of the OpenMP runtime the program uses, if it has one
+// loaded. Looked up each time (cheap) because a runtime may be dlopen'ed late.
+bool caller_in_openmp_parallel() {
+  using Fn = int (*)();
+  static std::atomic<Fn> cached{nullptr};
+  Fn fn = cached.load(std::memory_order_relaxed);
+  if (!fn) {
+    fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "omp_in_parallel"));
+    if (!fn) return false;
+    cached.store(fn, std::memory_order_relaxed);
+  }
+  return fn() != 0;
+}
+
+// How long an idle worker spins before sleeping. Long enough to cover the gap
+// between back-to-back calls of a loop of small BLAS calls; short enough that
+// an idle program gives its cores back quickly.
+constexpr auto kSpinTime = std::chrono::microseconds(200);
+
+}  // namespace
+
+ThreadPool &ThreadPool::instance() {
+  // Intentionally leaked: workers must outlive static destructors of programs
+  // that call BLAS from their own static destructors.
+  static ThreadPool *pool = new ThreadPool();
+  return *pool;
+}
+
+ThreadPool::~ThreadPool() {
+  stop_.store(true);
+  word_.fetch_add(1u << 8);
+  futex_wake_all(&word_);
+  for (auto &t : workers_) t.join();
+}
+
+ThreadPool::Lease ThreadPool::acquire(int wanted) {
+  if (wanted <= 1 || t_is_pool_worker || caller_in_openmp_parallel()) return Lease(nullptr, 1);
+  if (!lease_mutex_.try_lock()) return Lease(nullptr, 1);
+  if (wanted > kMaxThreads) wanted = kMaxThreads;
+  try {
+    grow(wanted - 1);
+  } catch (...) {
+    // Could not start threads: run with what exists.
+  }
+  int granted = std::min(wanted, workers() + 1);
+  return Lease(this, granted);
+}
+
+ThreadPool::Lease::~Lease() {
+  if (pool_) pool_->lease_mutex_.unlock();
+}
+
+void ThreadPool::Lease::run(int n, TaskFn fn, void *ctx) {
+  if (n > granted_) n = granted_;
+  if (n <= 1 || !pool_) {
+    for (int t = 0; t < n; ++t) fn(ctx, t, n);  // n==1: just the caller
+    return;
+  }
+  pool_->dispatch(n, fn, ctx);
+}
+
+void ThreadPool::grow(int nworkers) {
+  while (static_cast<int>(workers_.size()) < nworkers) {
+    int tid = static_cast<int>(workers_.size()) + 1;
+    // The generation is read here, under the lease and before any dispatch
+    // this lease makes, so the new worker cannot miss that dispatch.
+    uint32_t seen = word_.load(std::memory_order_relaxed) & ~0xffu;
+    workers_.emplace_back([this, tid, seen] { worker_main(tid, seen); });
+  }
+}
+
+void ThreadPool::dispatch(int n, TaskFn fn, void *ctx) {
+  fn_ = fn;
+  ctx_ = ctx;
+  mxcsr_ = _mm_getcsr();
+  remaining_.store(n - 1, std::memory_order_relaxed);
+  uint32_t gen = (word_.load(std::memory_order_relaxed) >> 8) + 1;
+  word_.store((gen << 8) | static_cast<uint32_t>(n), std::memory_order_seq_cst);
+  if (sleepers_.load(std::memory_order_seq_cst) > 0) futex_wake_all(&word_);
+  fn(ctx, 0, n);
+  while (remaining_.load(std::memory_order_acquire) != 0) _mm_pause();
+}
+
+void ThreadPool::worker_main(int tid, uint32_t seen) {
+  t_is_pool_worker = true;
+  for (;;) {
+    uint32_t w = word_.load(std::memory_order_acquire);
+    if ((w & ~0xffu) == seen) {
+      auto start = std::chrono::steady_clock::now();
+      for (int spins = 0;; ++spins) {
+        _mm_pause();
+        w = word_.load(std::memory_order_acquire);
+        if ((w & ~0xffu) != seen) break;
+        if ((spins & 255) == 255 && std::chrono::steady_clock::now() - start > kSpinTime) {
+          sleepers_.fetch_add(1, std::memory_order_seq_cst);
+          while (((w = word_.load(std::memory_order_seq_cst)) & ~0xffu) == seen) futex_wait(&word_, w);
+          sleepers_.fetch_sub(1, std::memory_order_relaxed);
+          break;
+        }
+      }
+    }
+    if (stop_.load(std::memory_order_relaxed)) return;
+    seen = w & ~0xffu;
+    int n = static_cast<int>(w & 0xffu);
+    if (tid < n) {
+      uint32_t saved = _mm_getcsr();
+      _mm_setcsr(mxcsr_);
+      fn_(ctx_, tid, n);
+      _mm_setcsr(saved);
+      remaining_.fetch_sub(1, std::memory_order_release);
+    }
+  }
+}
+
+}  // namespace tessera

@@ -1,0 +1,75 @@
+// Process-wide persistent thread pool.
+//
+// One pool serves every handle so that concurrent handles cannot multiply the
+// thread count: a call leases the pool; if it is already leased (another
+// handle is running), if the caller is itself one of the pool's workers, or if
+// the caller is inside an OpenMP parallel region, the lease grants 1 thread and
+// the call runs on the caller alone. Results never depend on the grant, since
+// every operator partitions output elements only.
+//
+// Dispatch: the caller publishes a (generation, task count) word; workers spin
+// on it briefly, then sleep on it (Linux futex). The caller runs
+// task 0 itself and spins until the others finish. Workers adopt the caller's
+// MXCSR so FTZ/DAZ and rounding modes reach every thread.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tessera {
+
+class ThreadPool {
+ public:
+  using TaskFn = void (*)(void *ctx, int tid, int nthreads);
+
+  static ThreadPool &instance();
+
+  class Lease {
+   public:
+    Lease(Lease &&o) noexcept : pool_(o.pool_), granted_(o.granted_) { o.pool_ = nullptr; }
+    Lease(const Lease &) = delete;
+    Lease &operator=(const Lease &) = delete;
+    ~Lease();
+    int granted() const { return granted_; }
+    // Runs fn(ctx, tid, n) for tid in [0, n), n <= granted(); returns when all are done.
+    void run(int n, TaskFn fn, void *ctx);
+
+   private:
+    friend class ThreadPool;
+    Lease(ThreadPool *pool, int granted) : pool_(pool), granted_(granted) {}
+    ThreadPool *pool_;  // null when the lease is serial-only
+    int granted_;
+  };
+
+  // Asks for `wanted` threads (including the caller).
+  Lease acquire(int wanted);
+
+  // Number of worker threads started so far (not counting callers).
+  int workers() const { return static_cast<int>(workers_.size()); }
+
+  ~ThreadPool();
+
+  static constexpr int kMaxThreads = 255;  // task count lives in 8 bits of the dispatch word
+
+ private:
+  ThreadPool() = default;
+  void grow(int nworkers);
+  void worker_main(int tid, uint32_t seen);
+  void dispatch(int n, TaskFn fn, void *ctx);
+
+  std::mutex lease_mutex_;
+  std::vector<std::thread> workers_;
+  // (generation << 8) | task count: one atomic snapshot, so a worker never pairs
+  // one call's generation with another call's task count.
+  alignas(64) std::atomic<uint32_t> word_{0};
+  alignas(64) std::atomic<int> remaining_{0};
+  alignas(64) std::atomic<int> sleepers_{0};
+  std::atomic<bool> stop_{false};
+  TaskFn fn_ = nullptr;
+  void *ctx_ = nullptr;
+  uint32_t mxcsr_ = 0;
+};
+
+}  // namespace tessera

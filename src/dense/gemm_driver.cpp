@@ -1,0 +1,264 @@
+// GEMM: plan (path, threads, work split, blocking) → drive (GotoBLAS/BLIS
+// loops over NC/KC/MC blocks on packed panels) → micro-kernel.
+//
+// Determinism: threads split C's rows and columns only (never k), and every
+// element is produced by the same sequence of KC-blocked FMAs whatever tile or
+// thread it lands in, so results are bitwise identical for any thread count.
+// The choice between the direct (unpacked) and packed algorithm depends on the
+// shape alone, never on the thread count.
+#include "dense/gemm_driver.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/thread_pool.h"
+#include "dense/kernels/gemm_kernels.h"
+
+namespace tessera::dense {
+
+namespace {
+
+// A thread must get at least this many flops to be worth waking: dispatch to a
+// spinning worker costs ~1 µs, to a sleeping one tens of µs, and this much work
+// takes ~5 µs at one core's f64 peak.
+constexpr double kMinFlopsPerThread = 2.5e5;
+
+// Problems up to this many multiply-adds skip packing (the direct kernel reads
+// A and B in place): below it, packing costs a large share of the multiply.
+constexpr double kDirectMaxMacs = 80.0 * 80.0 * 80.0;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+template <typename T>
+struct GemmPlan {
+  const GemmKernels<T> *K;
+  int s;  // 2 for complex (1m), 1 for real
+  int64_t m, n, k;
+  GemmOperand<T> A, B;
+  T alpha[2], beta[2];
+  T *C;
+  int64_t ldc;
+  int64_t mr_e, nr, kc_e, mc_e, nc;  // blocking in elements of the operation's type
+  bool direct;
+  int tm, tn;  // thread grid
+  int64_t m_tiles, n_tiles;
+  Workspace *ws;
+};
+
+// Scales the m×n block at c by beta (complex when s == 2); beta == 0 writes
+// zeros without reading c (Netlib semantics).
+template <typename T>
+void scale_block(int s, int64_t m, int64_t n, const T *beta, T *c, int64_t ldc) {
+  const bool zero = beta[0] == T(0) && (s == 1 || beta[1] == T(0));
+  for (int64_t j = 0; j < n; ++j) {
+    T *cj = c + j * ldc * s;
+    if (zero) {
+      std::fill(cj, cj + m * s, T(0));
+    } else if (s == 1) {
+      for (int64_t i = 0; i < m; ++i) cj[i] *= beta[0];
+    } else {
+      for (int64_t i = 0; i < m; ++i) {
+        const T cr = cj[2 * i], ci = cj[2 * i + 1];
+        cj[2 * i] = beta[0] * cr - beta[1] * ci;
+        cj[2 * i + 1] = beta[0] * ci + beta[1] * cr;
+      }
+    }
+  }
+}
+
+template <typename T>
+void run_packed(const GemmPlan<T> &p, int tid, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+  const GemmKernels<T> &K = *p.K;
+  const int s = p.s;
+  T *Ap = static_cast<T *>(p.ws->a(tid));
+  T *Bp = static_cast<T *>(p.ws->b(tid));
+  const bool cplx = s == 2;
+  const T alpha_k = cplx ? T(1) : p.alpha[0];  // complex alpha is folded into packed B
+  // The kernels take a real beta. A complex beta other than 0 or 1 is applied
+  // to the tile with the complex product first, as Netlib's BETA*C(I,J) does:
+  // even beta = (2, 0) must turn C = (-Inf, 0) into (-Inf, NaN) like the
+  // reference, which a real scaling would not.
+  const bool beta_complex = cplx && !(p.beta[1] == T(0) && (p.beta[0] == T(0) || p.beta[0] == T(1)));
+
+  for (int64_t jc = n0; jc < n1; jc += p.nc) {
+    const int64_t nc = std::min(p.nc, n1 - jc);
+    for (int64_t pc = 0; pc < p.k; pc += p.kc_e) {
+      const int64_t kc = std::min(p.kc_e, p.k - pc);
+      const int64_t kr = kc * s;  // k of the real problem the kernel sees
+      const T *b = p.B.p + (pc * p.B.rs + jc * p.B.cs) * s;
+      if (cplx) K.pack_b_1r(kc, nc, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, Bp);
+      else K.pack_b(kc, nc, b, p.B.rs, p.B.cs, Bp);
+
+      const bool first = pc == 0;
+      const bool prescale = first && beta_complex;  // kernels take a real beta
+      const T beta_k = !first || beta_complex ? T(1) : p.beta[0];
+
+      for (int64_t ic = m0; ic < m1; ic += p.mc_e) {
+        const int64_t mc = std::min(p.mc_e, m1 - ic);
+        const T *a = p.A.p + (ic * p.A.rs + pc * p.A.cs) * s;
+        if (cplx) K.pack_a_1e(mc, kc, a, p.A.rs, p.A.cs, p.A.conj, Ap);
+        else K.pack_a(mc, kc, a, p.A.rs, p.A.cs, Ap);
+
+        for (int64_t jr = 0; jr < nc; jr += p.nr) {
+          const int64_t nr = std::min(p.nr, nc - jr);
+          const T *bp = Bp + (jr / p.nr) * p.nr * kr;
+          for (int64_t ir = 0; ir < mc; ir += p.mr_e) {
+            const int64_t mr = std::min(p.mr_e, mc - ir);
+            T *c = p.C + ((ic + ir) + (jc + jr) * p.ldc) * s;
+            if (prescale) scale_block(s, mr, nr, p.beta, c, p.ldc);
+            K.ukr_packed(kr, alpha_k, Ap + (ir / p.mr_e) * K.mr * kr, bp, beta_k, c, p.ldc * s, mr * s, nr);
+          }
+        }
+      }
+    }
+  }
+}
+
+// Small real problems: no K blocking, B read in place, A read in place when
+// its columns are contiguous (op N) and packed once otherwise.
+template <typename T>
+void run_direct(const GemmPlan<T> &p, int tid, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+  const GemmKernels<T> &K = *p.K;
+  const bool pack_a = p.A.rs != 1;
+  T *Ap = static_cast<T *>(p.ws->a(tid));
+  if (pack_a) K.pack_a(m1 - m0, p.k, p.A.p + m0 * p.A.rs, p.A.rs, p.A.cs, Ap);
+  for (int64_t jr = n0; jr < n1; jr += p.nr) {
+    const int64_t nr = std::min(p.nr, n1 - jr);
+    const T *b = p.B.p + jr * p.B.cs;
+    for (int64_t ir = m0; ir < m1; ir += p.mr_e) {
+      const int64_t mr = std::min(p.mr_e, m1 - ir);
+      T *c = p.C + ir + jr * p.ldc;
+      if (pack_a)
+        K.ukr_direct(p.k, p.alpha[0], Ap + ((ir - m0) / p.mr_e) * K.mr * p.k, K.mr, K.mr, b, p.B.rs, p.B.cs,
+                     p.beta[0], c, p.ldc, mr, nr);
+      else
+        K.ukr_direct(p.k, p.alpha[0], p.A.p + ir, p.A.cs, mr, b, p.B.rs, p.B.cs, p.beta[0], c, p.ldc, mr, nr);
+    }
+  }
+}
+
+template <typename T>
+void gemm_task(void *ctx, int tid, int /*nthreads*/) {
+  const GemmPlan<T> &p = *static_cast<const GemmPlan<T> *>(ctx);
+  const int ti = tid % p.tm, tj = tid / p.tm;
+  // Contiguous ranges of whole tiles; thread i of t gets tiles [i*T/t, (i+1)*T/t).
+  const int64_t mt0 = p.m_tiles * ti / p.tm, mt1 = p.m_tiles * (ti + 1) / p.tm;
+  const int64_t nt0 = p.n_tiles * tj / p.tn, nt1 = p.n_tiles * (tj + 1) / p.tn;
+  const int64_t m0 = mt0 * p.mr_e, m1 = std::min(p.m, mt1 * p.mr_e);
+  const int64_t n0 = nt0 * p.nr, n1 = std::min(p.n, nt1 * p.nr);
+  if (m0 >= m1 || n0 >= n1) return;
+  if (p.direct) run_direct(p, tid, m0, m1, n0, n1);
+  else run_packed(p, tid, m0, m1, n0, n1);
+}
+
+// Picks the tm × tn thread grid minimising the busiest thread's estimated
+// cycles: its share of tiles (compute) plus the panels it must pack (each
+// thread packs its own rows of A and columns of B).
+template <typename T>
+void choose_grid(GemmPlan<T> &p, int threads) {
+  const double lanes = 32.0 / sizeof(T);  // FMA lanes per cycle (2 × 256-bit pipes)
+  double best = -1;
+  for (int tm = 1; tm <= threads; ++tm) {
+    if (threads % tm) continue;
+    const int tn = threads / tm;
+    if (tm > p.m_tiles || tn > p.n_tiles) continue;
+    const double rows = double(ceil_div(p.m_tiles, tm) * p.mr_e), cols = double(ceil_div(p.n_tiles, tn) * p.nr);
+    const double ks = double(p.k * p.s);
+    const double cost = rows * cols * ks * p.s / lanes + (rows + cols) * ks * p.s;
+    if (best < 0 || cost < best) {
+      best = cost;
+      p.tm = tm;
+      p.tn = tn;
+    }
+  }
+}
+
+}  // namespace
+
+template <typename T, bool Complex>
+tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha,
+                             GemmOperand<T> A, GemmOperand<T> B, const T *beta, T *C, int64_t ldc) {
+  constexpr int s = Complex ? 2 : 1;
+  h->last_arch = h->arch;
+  h->last_threads = 1;
+  if (m == 0 || n == 0) return TESSERA_STATUS_SUCCESS;
+  const bool alpha_zero = alpha[0] == T(0) && (!Complex || alpha[1] == T(0));
+  const bool beta_one = beta[0] == T(1) && (!Complex || beta[1] == T(0));
+  if (alpha_zero || k == 0) {
+    if (!beta_one) scale_block<T>(s, m, n, beta, C, ldc);
+    return TESSERA_STATUS_SUCCESS;
+  }
+
+  GemmPlan<T> p{};
+  p.K = &gemm_kernels<T>(h->arch);
+  p.s = s;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.A = A;
+  p.B = B;
+  p.alpha[0] = alpha[0];
+  p.alpha[1] = Complex ? alpha[1] : T(0);
+  p.beta[0] = beta[0];
+  p.beta[1] = Complex ? beta[1] : T(0);
+  p.C = C;
+  p.ldc = ldc;
+  p.mr_e = p.K->mr / s;
+  p.nr = p.K->nr;
+  p.kc_e = p.K->kc / s;
+  p.mc_e = p.K->mc / s;
+  p.nc = p.K->nc;
+  p.direct = !Complex && double(m) * double(n) * double(k) <= kDirectMaxMacs;
+  p.m_tiles = ceil_div(m, p.mr_e);
+  p.n_tiles = ceil_div(n, p.nr);
+
+  const double flops = 2.0 * double(m) * double(n) * double(k) * s * s;
+  int want = std::min<double>(h->num_threads, std::max(1.0, std::floor(flops / kMinFlopsPerThread)));
+  want = int(std::min<int64_t>(want, p.m_tiles * p.n_tiles));
+  ThreadPool::Lease lease = ThreadPool::instance().acquire(want);
+  int threads = std::max(1, std::min(want, lease.granted()));
+  p.tm = 1;
+  p.tn = 1;
+  // A grid must divide the thread count; fall back to fewer threads if the
+  // tile counts admit no grid (e.g. a prime count larger than both).
+  for (; threads > 1; --threads) {
+    p.tm = 0;
+    choose_grid(p, threads);
+    if (p.tm) break;
+  }
+  if (threads == 1) p.tm = p.tn = 1;
+
+  // Workspace: per thread, the A block and the B panel it packs.
+  const int64_t rows = ceil_div(p.m_tiles, p.tm) * p.mr_e;  // elements
+  const int64_t cols = ceil_div(p.n_tiles, p.tn) * p.nr;
+  size_t bytes_a, bytes_b;
+  if (p.direct) {
+    bytes_a = A.rs != 1 ? size_t(rows) * size_t(k) * sizeof(T) : 0;
+    bytes_b = 0;
+  } else {
+    const int64_t kr = std::min(p.kc_e, k) * s;
+    bytes_a = size_t(ceil_div(std::min(p.mc_e, rows), p.mr_e) * p.K->mr) * size_t(kr) * sizeof(T);
+    bytes_b = size_t(ceil_div(std::min(p.nc, cols), p.nr) * p.nr) * size_t(kr) * sizeof(T);
+  }
+  p.ws = &h->workspace;
+  if (!p.ws->reserve(threads, bytes_a, bytes_b)) return TESSERA_STATUS_ALLOC_FAILED;
+
+  h->last_threads = threads;
+  lease.run(threads, &gemm_task<T>, &p);
+  return TESSERA_STATUS_SUCCESS;
+}
+
+template tesseraStatus_t gemm_execute<float, false>(tblasContext *, int64_t, int64_t, int64_t, const float *,
+                                                     GemmOperand<float>, GemmOperand<float>, const float *,
+                                                     float *, int64_t);
+template tesseraStatus_t gemm_execute<double, false>(tblasContext *, int64_t, int64_t, int64_t, const double *,
+                                                      GemmOperand<double>, GemmOperand<double>, const double *,
+                                                      double *, int64_t);
+template tesseraStatus_t gemm_execute<float, true>(tblasContext *, int64_t, int64_t, int64_t, const float *,
+                                                    GemmOperand<float>, GemmOperand<float>, const float *,
+                                                    float *, int64_t);
+template tesseraStatus_t gemm_execute<double, true>(tblasContext *, int64_t, int64_t, int64_t, const double *,
+                                                     GemmOperand<double>, GemmOperand<double>, const double *,
+                                                     double *, int64_t);
+
+}  // namespace tessera::dense

@@ -1,0 +1,25 @@
+#include "dense/kernels/gemm_kernels.h"
+
+namespace tessera::dense {
+
+template <>
+const GemmKernels<float> &gemm_kernels<float>(Arch arch) {
+  switch (arch) {
+    case Arch::avx512: return avx512::kF32;
+    case Arch::avx2: return avx2::kF32;
+    case Arch::generic: break;
+  }
+  return generic::kF32;
+}
+
+template <>
+const GemmKernels<double> &gemm_kernels<double>(Arch arch) {
+  switch (arch) {
+    case Arch::avx512: return avx512::kF64;
+    case Arch::avx2: return avx2::kF64;
+    case Arch::generic: break;
+  }
+  return generic::kF64;
+}
+
+}  // namespace tessera::dense

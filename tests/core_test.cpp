@@ -1,0 +1,210 @@
+// Core: handle lifecycle, thread-count defaults, path selection and reporting,
+// workspace reuse, FTZ/DAZ reaching workers, and no oversubscription inside a
+// caller's parallel region.
+#include <gtest/gtest.h>
+#include <omp.h>
+#include <xmmintrin.h>
+
+#include <cstdlib>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "core/handle.h"
+#include "core/thread_pool.h"
+#include "tessera/blas.h"
+
+namespace {
+
+TEST(Core, StatusStrings) {
+  EXPECT_STREQ(tesseraGetStatusString(TESSERA_STATUS_SUCCESS), "TESSERA_STATUS_SUCCESS");
+  EXPECT_STREQ(tesseraGetStatusString(TESSERA_STATUS_INVALID_VALUE), "TESSERA_STATUS_INVALID_VALUE");
+  EXPECT_STREQ(tesseraGetStatusString(TESSERA_STATUS_NOT_SUPPORTED), "TESSERA_STATUS_NOT_SUPPORTED");
+  EXPECT_STREQ(tesseraGetStatusString(static_cast<tesseraStatus_t>(99)), "TESSERA_STATUS_<unknown>");
+}
+
+TEST(Core, EnumValuesMatchTheContract) {
+  EXPECT_EQ(TESSERA_STATUS_NOT_INITIALIZED, 1);
+  EXPECT_EQ(TESSERA_STATUS_ALLOC_FAILED, 3);
+  EXPECT_EQ(TESSERA_STATUS_INVALID_VALUE, 7);
+  EXPECT_EQ(TESSERA_STATUS_INTERNAL_ERROR, 14);
+  EXPECT_EQ(TESSERA_STATUS_NOT_SUPPORTED, 15);
+  EXPECT_EQ(TBLAS_OP_C, 2);
+  EXPECT_EQ(TBLAS_FILL_MODE_UPPER, 1);
+  EXPECT_EQ(sizeof(tesseraComplex), 2 * sizeof(float));
+  EXPECT_EQ(sizeof(tesseraDoubleComplex), 2 * sizeof(double));
+}
+
+TEST(Core, HandleLifecycle) {
+  tblasHandle_t h;
+  EXPECT_EQ(tblasCreate(nullptr), TESSERA_STATUS_INVALID_VALUE);
+  ASSERT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS);
+  int t = 0;
+  ASSERT_EQ(tblasGetNumThreads(h, &t), TESSERA_STATUS_SUCCESS);
+  EXPECT_GE(t, 1);
+  EXPECT_EQ(tblasSetNumThreads(h, 0), TESSERA_STATUS_INVALID_VALUE);
+  EXPECT_EQ(tblasSetNumThreads(h, 3), TESSERA_STATUS_SUCCESS);
+  tblasGetNumThreads(h, &t);
+  EXPECT_EQ(t, 3);
+  EXPECT_EQ(tblasGetNumThreads(h, nullptr), TESSERA_STATUS_INVALID_VALUE);
+  EXPECT_EQ(tblasDestroy(h), TESSERA_STATUS_SUCCESS);
+  EXPECT_EQ(tblasDestroy(h), TESSERA_STATUS_NOT_INITIALIZED);
+  EXPECT_EQ(tblasDestroy(nullptr), TESSERA_STATUS_NOT_INITIALIZED);
+  EXPECT_EQ(tblasSetNumThreads(h, 2), TESSERA_STATUS_NOT_INITIALIZED);
+}
+
+TEST(Core, DefaultThreadsFollowAffinityAndEnvironment) {
+  tblasHandle_t h;
+  int t = 0;
+  unsetenv("TESSERA_NUM_THREADS");
+  ASSERT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS);
+  tblasGetNumThreads(h, &t);
+  EXPECT_EQ(t, static_cast<int>(std::thread::hardware_concurrency()) > 0 ? tessera::available_cores() : 1);
+  tblasDestroy(h);
+  setenv("TESSERA_NUM_THREADS", "3", 1);
+  ASSERT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS);
+  tblasGetNumThreads(h, &t);
+  EXPECT_EQ(t, 3);
+  tblasDestroy(h);
+  unsetenv("TESSERA_NUM_THREADS");
+}
+
+TEST(Core, PathSelectionAndReporting) {
+  tblasHandle_t h;
+  ASSERT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS);
+  tesseraArch_t a;
+  ASSERT_EQ(tblasGetArch(h, &a), TESSERA_STATUS_SUCCESS);
+  // Without TESSERA_ARCH in the environment the default is the best path.
+  if (!std::getenv("TESSERA_ARCH")) EXPECT_EQ(a, tesseraGetCpuArch());
+  EXPECT_EQ(tesseraArchSupported(TESSERA_ARCH_GENERIC), 1);
+  for (auto arch : {TESSERA_ARCH_GENERIC, TESSERA_ARCH_AVX2, TESSERA_ARCH_AVX512}) {
+    if (tesseraArchSupported(arch)) {
+      EXPECT_EQ(tblasSetArch(h, arch), TESSERA_STATUS_SUCCESS);
+      double A[4] = {1, 2, 3, 4}, B[4] = {1, 0, 0, 1}, C[4] = {0, 0, 0, 0}, one = 1, zero = 0;
+      ASSERT_EQ(tblasDgemm(h, TBLAS_OP_N, TBLAS_OP_N, 2, 2, 2, &one, A, 2, B, 2, &zero, C, 2), TESSERA_STATUS_SUCCESS);
+      tesseraArch_t ran;
+      tblasGetLastArch(h, &ran);
+      EXPECT_EQ(ran, arch);
+      EXPECT_EQ(C[3], 4.0);
+    } else {
+      EXPECT_EQ(tblasSetArch(h, arch), TESSERA_STATUS_NOT_SUPPORTED);
+    }
+  }
+  EXPECT_EQ(tblasSetArch(h, static_cast<tesseraArch_t>(7)), TESSERA_STATUS_INVALID_VALUE);
+  EXPECT_EQ(tblasSetArch(h, TESSERA_ARCH_AUTO), TESSERA_STATUS_SUCCESS);
+  tblasDestroy(h);
+  std::printf("[ path ] this CPU's best path: %s\n", tesseraGetArchString(tesseraGetCpuArch()));
+}
+
+// The AVX2/AVX-512 paths must be the default where the CPU has them: a build
+// that silently fell back to generic would be a huge regression (ruy's lesson).
+TEST(Core, SimdPathIsDefaultWhereAvailable) {
+  if (std::getenv("TESSERA_ARCH")) GTEST_SKIP() << "TESSERA_ARCH forces a path";
+  tblasHandle_t h;
+  ASSERT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS);
+  tesseraArch_t a;
+  tblasGetArch(h, &a);
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) EXPECT_NE(a, TESSERA_ARCH_GENERIC);
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) EXPECT_EQ(a, TESSERA_ARCH_AVX512);
+  tblasDestroy(h);
+}
+
+TEST(Core, WorkspaceIsReusedAcrossCalls) {
+  tblasHandle_t h;
+  ASSERT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS);
+  tblasSetNumThreads(h, 2);
+  const int64_t n = 300;
+  std::vector<double> A(n * n, 0.5), B(n * n, 0.25), C(n * n, 0.0);
+  double one = 1, zero = 0;
+  ASSERT_EQ(tblasDgemm(h, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &one, A.data(), n, B.data(), n, &zero, C.data(), n),
+            TESSERA_STATUS_SUCCESS);
+  const size_t allocs = h->workspace.allocations();
+  EXPECT_GT(allocs, 0u);
+  for (int i = 0; i < 5; ++i)
+    ASSERT_EQ(tblasDgemm(h, TBLAS_OP_T, TBLAS_OP_N, n, n, n, &one, A.data(), n, B.data(), n, &one, C.data(), n),
+              TESSERA_STATUS_SUCCESS);
+  EXPECT_EQ(h->workspace.allocations(), allocs) << "steady-state calls allocated";
+  tblasDestroy(h);
+}
+
+TEST(Core, PoolRunsEveryTaskOnce) {
+  auto &pool = tessera::ThreadPool::instance();
+  for (int n : {1, 2, 3, 4}) {
+    auto lease = pool.acquire(n);
+    ASSERT_EQ(lease.granted(), n);
+    std::vector<std::atomic<int>> hits(n);
+    for (int rep = 0; rep < 200; ++rep)
+      lease.run(n, [](void *ctx, int tid, int) { (*static_cast<std::vector<std::atomic<int>> *>(ctx))[tid]++; }, &hits);
+    for (int t = 0; t < n; ++t) EXPECT_EQ(hits[t].load(), 200);
+  }
+}
+
+TEST(Core, NestedAndConcurrentLeasesRunSerially) {
+  auto &pool = tessera::ThreadPool::instance();
+  auto outer = pool.acquire(2);
+  ASSERT_EQ(outer.granted(), 2);
+  // While the pool is leased, another caller gets 1 thread instead of waiting
+  // or oversubscribing.
+  int granted_elsewhere = 0;
+  std::thread other([&] { granted_elsewhere = pool.acquire(2).granted(); });
+  other.join();
+  EXPECT_EQ(granted_elsewhere, 1);
+  // Inside a worker, nested calls get 1 thread.
+  std::atomic<int> nested{0};
+  outer.run(2, [](void *ctx, int, int) {
+    static_cast<std::atomic<int> *>(ctx)->fetch_add(tessera::ThreadPool::instance().acquire(2).granted());
+  }, &nested);
+  EXPECT_EQ(nested.load(), 2);  // 1 + 1
+}
+
+TEST(Core, OpenMPParallelRegionGetsOneThread) {
+  std::atomic<int> max_granted{0};
+  std::atomic<int> ok{0};
+#pragma omp parallel num_threads(2)
+  {
+    tblasHandle_t h;
+    if (tblasCreate(&h) == TESSERA_STATUS_SUCCESS) {
+      tblasSetNumThreads(h, 2);
+      const int64_t n = 200;
+      std::vector<double> A(n * n, 1.0), B(n * n, 1.0), C(n * n, 0.0);
+      double one = 1, zero = 0;
+      if (tblasDgemm(h, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &one, A.data(), n, B.data(), n, &zero, C.data(), n) ==
+              TESSERA_STATUS_SUCCESS && C[n * n - 1] == double(n))
+        ok++;
+      int used = 0;
+      tblasGetLastThreads(h, &used);
+      int prev = max_granted.load();
+      while (used > prev && !max_granted.compare_exchange_weak(prev, used)) {}
+      tblasDestroy(h);
+    }
+  }
+  EXPECT_EQ(ok.load(), omp_get_max_threads() >= 2 ? 2 : ok.load());
+  EXPECT_EQ(max_granted.load(), 1) << "a call inside an OpenMP region used more than its own thread";
+}
+
+// The caller's FTZ mode must reach the workers: with FTZ on, a product that
+// underflows to a denormal is flushed to zero on every thread.
+TEST(Core, FlushToZeroReachesWorkers) {
+  tblasHandle_t h;
+  ASSERT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS);
+  tblasSetNumThreads(h, 2);
+  const int64_t n = 256;
+  std::vector<float> A(n * n, 1e-20f), B(n * n, 1e-20f), C(n * n, 1.0f);
+  float one = 1, zero = 0;
+  const unsigned saved = _mm_getcsr();
+  _mm_setcsr(saved | 0x8040);  // FTZ | DAZ
+  ASSERT_EQ(tblasSgemm(h, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &one, A.data(), n, B.data(), n, &zero, C.data(), n),
+            TESSERA_STATUS_SUCCESS);
+  _mm_setcsr(saved);
+  int used = 0;
+  tblasGetLastThreads(h, &used);
+  EXPECT_EQ(used, 2);
+  for (float x : C) ASSERT_EQ(x, 0.0f) << "a denormal survived: FTZ did not reach a thread";
+  // Without FTZ the same product is a nonzero denormal (256 · 1e-40).
+  ASSERT_EQ(tblasSgemm(h, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &one, A.data(), n, B.data(), n, &zero, C.data(), n),
+            TESSERA_STATUS_SUCCESS);
+  EXPECT_GT(C[0], 0.0f);
+  tblasDestroy(h);
+}
+
+}  // namespace

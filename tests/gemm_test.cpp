@@ -1,0 +1,371 @@
+// GEMM: differential tests against a wide-precision Netlib-loop reference over
+// enumerated tile edges, every op combination, every ISA path the CPU has,
+// Netlib special semantics, thread-count determinism and argument validation.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "tessera/blas.h"
+#include "test_util.h"
+
+namespace {
+
+using tt::real_t;
+template <typename T> using V = std::vector<T>;
+
+// Calls the tblas?gemm matching T.
+tesseraStatus_t gemm(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                     const float *al, const float *A, int64_t lda, const float *B, int64_t ldb, const float *be,
+                     float *C, int64_t ldc) {
+  return tblasSgemm(h, ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc);
+}
+tesseraStatus_t gemm(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                     const double *al, const double *A, int64_t lda, const double *B, int64_t ldb, const double *be,
+                     double *C, int64_t ldc) {
+  return tblasDgemm(h, ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc);
+}
+tesseraStatus_t gemm(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                     const std::complex<float> *al, const std::complex<float> *A, int64_t lda,
+                     const std::complex<float> *B, int64_t ldb, const std::complex<float> *be, std::complex<float> *C,
+                     int64_t ldc) {
+  auto c = [](auto *p) { return reinterpret_cast<const tesseraComplex *>(p); };
+  return tblasCgemm(h, ta, tb, m, n, k, c(al), c(A), lda, c(B), ldb, c(be), reinterpret_cast<tesseraComplex *>(C), ldc);
+}
+tesseraStatus_t gemm(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                     const std::complex<double> *al, const std::complex<double> *A, int64_t lda,
+                     const std::complex<double> *B, int64_t ldb, const std::complex<double> *be,
+                     std::complex<double> *C, int64_t ldc) {
+  auto c = [](auto *p) { return reinterpret_cast<const tesseraDoubleComplex *>(p); };
+  return tblasZgemm(h, ta, tb, m, n, k, c(al), c(A), lda, c(B), ldb, c(be),
+                    reinterpret_cast<tesseraDoubleComplex *>(C), ldc);
+}
+
+std::vector<tesseraArch_t> supported_paths() {
+  std::vector<tesseraArch_t> out;
+  for (auto a : {TESSERA_ARCH_GENERIC, TESSERA_ARCH_AVX2, TESSERA_ARCH_AVX512})
+    if (tesseraArchSupported(a)) out.push_back(a);
+  return out;
+}
+
+struct Handle {
+  tblasHandle_t h = nullptr;
+  Handle() { EXPECT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS); }
+  ~Handle() { tblasDestroy(h); }
+};
+
+struct Case {
+  tblasOperation_t ta, tb;
+  int64_t m, n, k;
+  int64_t pad_a, pad_b, pad_c;  // ld = rows + pad
+};
+
+const char *op_name(tblasOperation_t o) { return o == TBLAS_OP_N ? "N" : o == TBLAS_OP_T ? "T" : "C"; }
+
+// Runs one case on handle h and checks it against the reference. Returns the report.
+template <typename T>
+tt::ErrorReport run_case(tblasHandle_t h, const Case &c, T alpha, T beta, std::mt19937_64 &rng, V<T> *out = nullptr) {
+  const int64_t arows = c.ta == TBLAS_OP_N ? c.m : c.k, acols = c.ta == TBLAS_OP_N ? c.k : c.m;
+  const int64_t brows = c.tb == TBLAS_OP_N ? c.k : c.n, bcols = c.tb == TBLAS_OP_N ? c.n : c.k;
+  const int64_t lda = std::max<int64_t>(1, arows + c.pad_a), ldb = std::max<int64_t>(1, brows + c.pad_b);
+  const int64_t ldc = std::max<int64_t>(1, c.m + c.pad_c);
+  V<T> A = tt::random_vector<T>(size_t(lda * std::max<int64_t>(acols, 1)), rng);
+  V<T> B = tt::random_vector<T>(size_t(ldb * std::max<int64_t>(bcols, 1)), rng);
+  V<T> C = tt::random_vector<T>(size_t(ldc * std::max<int64_t>(c.n, 1)), rng);
+  V<T> C0 = C;
+  EXPECT_EQ(gemm(h, c.ta, c.tb, c.m, c.n, c.k, &alpha, A.data(), lda, B.data(), ldb, &beta, C.data(), ldc),
+            TESSERA_STATUS_SUCCESS);
+  // Padding rows of C (between m and ldc) must be untouched.
+  for (int64_t j = 0; j < c.n; ++j)
+    for (int64_t i = c.m; i < ldc; ++i) EXPECT_EQ(std::memcmp(&C[i + j * ldc], &C0[i + j * ldc], sizeof(T)), 0);
+  V<tt::wide_of<T>> ref;
+  V<double> bound;
+  tt::ref_gemm<T>(c.ta, c.tb, c.m, c.n, c.k, alpha, A.data(), lda, B.data(), ldb, beta, C0, ldc, ref, bound);
+  if (out) *out = C;
+  return tt::compare<T>(C, ref, bound, c.m, c.n, ldc);
+}
+
+// Sizes around every register tile (MR ∈ {4,8,16,32} reals, halved for
+// complex; NR ∈ {4,6,12}) and around the KC/MC cache blocks.
+const std::vector<int64_t> kEdgeSizes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 19, 23, 24, 25,
+                                         31, 32, 33, 37, 47, 48, 49, 61, 64, 65, 97, 100};
+const std::vector<int64_t> kBlockSizes = {127, 128, 129, 191, 192, 193, 239, 240, 241, 255, 256, 257, 320, 336, 385};
+
+template <typename T>
+double ratio_limit(int64_t k) {
+  // Recursive summation of k products: |err| <= (k+2)·eps·bound (Higham, gamma_k),
+  // with a factor 2 for complex products. Typical errors are far below it.
+  return std::max<double>(16.0, double(k + 2) * (tt::is_cplx<T>::value ? 2.0 : 1.0));
+}
+
+template <typename T>
+void edge_sweep(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const tblasOperation_t ops[] = {TBLAS_OP_N, TBLAS_OP_T, TBLAS_OP_C};
+  std::uniform_int_distribution<size_t> pick(0, kEdgeSizes.size() - 1);
+  std::uniform_int_distribution<int> pad(0, 3);
+  for (tesseraArch_t arch : supported_paths()) {
+    Handle H;
+    ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+    double worst = 0;
+    int cases = 0;
+    for (auto ta : ops)
+      for (auto tb : ops)
+        for (int rep = 0; rep < 24; ++rep) {
+          Case c{ta, tb, kEdgeSizes[pick(rng)], kEdgeSizes[pick(rng)], kEdgeSizes[pick(rng)], pad(rng), pad(rng), pad(rng)};
+          T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+          auto r = run_case<T>(H.h, c, alpha, beta, rng);
+          ++cases;
+          worst = std::max(worst, r.worst_ratio);
+          EXPECT_LE(r.worst_ratio, ratio_limit<T>(c.k))
+              << tesseraGetArchString(arch) << " " << op_name(ta) << op_name(tb) << " m=" << c.m << " n=" << c.n
+              << " k=" << c.k;
+          EXPECT_EQ(r.mismatches, 0);
+          tesseraArch_t ran;
+          tblasGetLastArch(H.h, &ran);
+          EXPECT_EQ(ran, arch) << "the path that ran is not the one asked for";
+        }
+    std::printf("[ worst ratio ] %s %s: %.3f over %d cases\n", tesseraGetArchString(arch), tt::type_name<T>(), worst, cases);
+  }
+}
+
+TEST(Gemm, EdgeSweepFloat) { edge_sweep<float>(1); }
+TEST(Gemm, EdgeSweepDouble) { edge_sweep<double>(2); }
+TEST(Gemm, EdgeSweepComplexFloat) { edge_sweep<std::complex<float>>(3); }
+TEST(Gemm, EdgeSweepComplexDouble) { edge_sweep<std::complex<double>>(4); }
+
+// Shapes that cross the KC/MC/NC cache blocks and take the packed path.
+template <typename T>
+void block_sweep(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<size_t> pick(0, kBlockSizes.size() - 1);
+  const tblasOperation_t ops[] = {TBLAS_OP_N, TBLAS_OP_T, TBLAS_OP_C};
+  for (tesseraArch_t arch : supported_paths()) {
+    Handle H;
+    ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+    double worst = 0;
+    for (int rep = 0; rep < 6; ++rep) {
+      Case c{ops[rep % 3], ops[(rep / 3 + rep) % 3], kBlockSizes[pick(rng)], 37 + rep * 11, kBlockSizes[pick(rng)], 1, 0, 2};
+      auto r = run_case<T>(H.h, c, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
+      worst = std::max(worst, r.worst_ratio);
+      EXPECT_LE(r.worst_ratio, ratio_limit<T>(c.k)) << "m=" << c.m << " n=" << c.n << " k=" << c.k;
+      EXPECT_EQ(r.mismatches, 0);
+    }
+    // Wide in n: crosses NC (2040) with a short m.
+    Case wide{TBLAS_OP_N, TBLAS_OP_T, 9, 2100, 40, 0, 1, 0};
+    auto r = run_case<T>(H.h, wide, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
+    worst = std::max(worst, r.worst_ratio);
+    EXPECT_LE(r.worst_ratio, ratio_limit<T>(wide.k));
+    std::printf("[ worst ratio ] blocks %s %s: %.3f\n", tesseraGetArchString(arch), tt::type_name<T>(), worst);
+  }
+}
+
+TEST(Gemm, BlockSweepFloat) { block_sweep<float>(11); }
+TEST(Gemm, BlockSweepDouble) { block_sweep<double>(12); }
+TEST(Gemm, BlockSweepComplexFloat) { block_sweep<std::complex<float>>(13); }
+TEST(Gemm, BlockSweepComplexDouble) { block_sweep<std::complex<double>>(14); }
+
+// alpha/beta in {0, 1, -1, random, complex}, over direct and packed sizes.
+template <typename T>
+void scalar_sweep(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  V<T> vals = {T(0), T(1), T(-1), tt::random_value<T>(rng)};
+  if constexpr (tt::is_cplx<T>::value) {
+    vals.push_back(T(0, 1));
+    vals.push_back(T(0.5, -2));
+  }
+  Handle H;
+  for (T alpha : vals)
+    for (T beta : vals)
+      for (int64_t s : {int64_t(13), int64_t(130)}) {
+        Case c{TBLAS_OP_N, TBLAS_OP_C, s, s + 3, s - 2, 1, 2, 3};
+        auto r = run_case<T>(H.h, c, alpha, beta, rng);
+        EXPECT_LE(r.worst_ratio, ratio_limit<T>(c.k));
+        EXPECT_EQ(r.mismatches, 0);
+        EXPECT_EQ(r.special_mismatch, 0);
+      }
+}
+
+TEST(Gemm, AlphaBetaFloat) { scalar_sweep<float>(21); }
+TEST(Gemm, AlphaBetaDouble) { scalar_sweep<double>(22); }
+TEST(Gemm, AlphaBetaComplexFloat) { scalar_sweep<std::complex<float>>(23); }
+TEST(Gemm, AlphaBetaComplexDouble) { scalar_sweep<std::complex<double>>(24); }
+
+// beta == 0 never reads C; alpha == 0 never reads A or B; quick return with
+// beta == 1 leaves C bit-identical.
+template <typename T>
+void netlib_semantics() {
+  std::mt19937_64 rng(31);
+  for (tesseraArch_t arch : supported_paths()) {
+    Handle H;
+    ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+    for (int64_t s : {int64_t(5), int64_t(70), int64_t(150)}) {
+      const int64_t m = s, n = s + 1, k = s + 2;
+      V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * n), rng);
+      V<T> C(size_t(m * n), tt::nan_value<T>());
+      T one = T(1), zero = T(0);
+      ASSERT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &one, A.data(), m, B.data(), k, &zero, C.data(), m),
+                TESSERA_STATUS_SUCCESS);
+      for (auto &x : C) ASSERT_FALSE(std::isnan(std::abs(x))) << "beta=0 read C (size " << s << ")";
+      // alpha = 0: A and B are NaN and must not be read; C = beta*C.
+      V<T> An(A.size(), tt::nan_value<T>()), Bn(B.size(), tt::nan_value<T>());
+      V<T> C2 = tt::random_vector<T>(size_t(m * n), rng), C2ref = C2;
+      T beta = T(-0.5);
+      ASSERT_EQ(gemm(H.h, TBLAS_OP_T, TBLAS_OP_N, m, n, k, &zero, An.data(), k, Bn.data(), k, &beta, C2.data(), m),
+                TESSERA_STATUS_SUCCESS);
+      for (size_t i = 0; i < C2.size(); ++i) ASSERT_EQ(C2[i], beta * C2ref[i]);
+      // alpha = 0, beta = 0: zero without reading anything.
+      V<T> C3(size_t(m * n), tt::nan_value<T>());
+      ASSERT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &zero, An.data(), m, Bn.data(), k, &zero, C3.data(), m),
+                TESSERA_STATUS_SUCCESS);
+      for (auto &x : C3) ASSERT_EQ(x, T(0));
+      // Quick return: k == 0 and beta == 1 leave C bit-identical (NaNs included).
+      V<T> C4(size_t(m * n), tt::nan_value<T>());
+      V<T> C4ref = C4;
+      ASSERT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_N, m, n, 0, &one, An.data(), m, Bn.data(), 1, &one, C4.data(), m),
+                TESSERA_STATUS_SUCCESS);
+      ASSERT_EQ(std::memcmp(C4.data(), C4ref.data(), C4.size() * sizeof(T)), 0);
+    }
+  }
+}
+
+TEST(Gemm, NetlibSemanticsFloat) { netlib_semantics<float>(); }
+TEST(Gemm, NetlibSemanticsDouble) { netlib_semantics<double>(); }
+TEST(Gemm, NetlibSemanticsComplexFloat) { netlib_semantics<std::complex<float>>(); }
+TEST(Gemm, NetlibSemanticsComplexDouble) { netlib_semantics<std::complex<double>>(); }
+
+// Inf and NaN in A, B and C propagate as in the reference loop.
+template <typename T>
+void special_values() {
+  using R = real_t<T>;
+  const R inf = std::numeric_limits<R>::infinity(), nan = std::numeric_limits<R>::quiet_NaN();
+  std::mt19937_64 rng(41);
+  for (tesseraArch_t arch : supported_paths()) {
+    Handle H;
+    ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+    for (int64_t s : {int64_t(7), int64_t(90)}) {
+      const int64_t m = s, n = s, k = s;
+      V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * n), rng);
+      V<T> C = tt::random_vector<T>(size_t(m * n), rng);
+      A[1] = T(inf);                  // row 1 of C gets Inf or NaN
+      B[2 + 3 * k] = T(nan);          // column 3 gets NaN
+      C[4 + 5 * m] = T(-inf);         // one element -Inf (finite A·B)
+      T alpha = T(1.5), beta = T(2);
+      V<T> Cout = C;
+      ASSERT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &alpha, A.data(), m, B.data(), k, &beta, Cout.data(), m),
+                TESSERA_STATUS_SUCCESS);
+      V<tt::wide_of<T>> ref;
+      V<double> bound;
+      tt::ref_gemm<T>(TBLAS_OP_N, TBLAS_OP_N, m, n, k, alpha, A.data(), m, B.data(), k, beta, C, m, ref, bound);
+      auto r = tt::compare<T>(Cout, ref, bound, m, n, m);
+      EXPECT_EQ(r.special_mismatch, 0) << tesseraGetArchString(arch) << " size " << s;
+    }
+  }
+}
+
+TEST(Gemm, SpecialValuesFloat) { special_values<float>(); }
+TEST(Gemm, SpecialValuesDouble) { special_values<double>(); }
+TEST(Gemm, SpecialValuesComplexFloat) { special_values<std::complex<float>>(); }
+TEST(Gemm, SpecialValuesComplexDouble) { special_values<std::complex<double>>(); }
+
+// Bitwise identical results for 1, 2 and 3 threads on every path.
+template <typename T>
+void thread_determinism() {
+  const Case cases[] = {{TBLAS_OP_N, TBLAS_OP_N, 300, 280, 270, 1, 0, 3},
+                        {TBLAS_OP_T, TBLAS_OP_C, 61, 700, 100, 0, 2, 0},
+                        {TBLAS_OP_N, TBLAS_OP_T, 900, 20, 64, 0, 0, 0},
+                        {TBLAS_OP_C, TBLAS_OP_N, 70, 75, 80, 3, 1, 1}};
+  for (tesseraArch_t arch : supported_paths()) {
+    for (const Case &c : cases) {
+      V<T> first;
+      for (int threads : {1, 2, 3}) {
+        Handle H;
+        ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+        ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
+        std::mt19937_64 rng(51);  // same data every time
+        V<T> out;
+        T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+        auto r = run_case<T>(H.h, c, alpha, beta, rng, &out);
+        EXPECT_EQ(r.mismatches, 0);
+        int used = 0;
+        tblasGetLastThreads(H.h, &used);
+        if (threads > 1 && c.m * c.n * c.k > 1000000) EXPECT_GT(used, 1) << "the multi-thread path did not run";
+        if (threads == 1) first = out;
+        else EXPECT_EQ(std::memcmp(out.data(), first.data(), out.size() * sizeof(T)), 0)
+            << tesseraGetArchString(arch) << " threads=" << threads << " m=" << c.m << " n=" << c.n;
+      }
+    }
+  }
+}
+
+TEST(Gemm, ThreadDeterminismFloat) { thread_determinism<float>(); }
+TEST(Gemm, ThreadDeterminismDouble) { thread_determinism<double>(); }
+TEST(Gemm, ThreadDeterminismComplexFloat) { thread_determinism<std::complex<float>>(); }
+TEST(Gemm, ThreadDeterminismComplexDouble) { thread_determinism<std::complex<double>>(); }
+
+// Every invalid argument: the status, and C byte-for-byte untouched.
+template <typename T>
+void invalid_arguments() {
+  Handle H;
+  std::mt19937_64 rng(61);
+  const int64_t m = 4, n = 5, k = 6;
+  V<T> A = tt::random_vector<T>(64, rng), B = tt::random_vector<T>(64, rng), C = tt::random_vector<T>(64, rng);
+  const V<T> C0 = C;
+  T one = T(1);
+  struct Bad {
+    const char *what;
+    tblasOperation_t ta, tb;
+    int64_t m, n, k, lda, ldb, ldc;
+    bool null_alpha, null_beta, null_a, null_b, null_c;
+  };
+  const auto X = static_cast<tblasOperation_t>(3), Y = static_cast<tblasOperation_t>(-1);
+  const Bad bad[] = {
+      {"transa", X, TBLAS_OP_N, m, n, k, m, k, m, 0, 0, 0, 0, 0},
+      {"transa<0", Y, TBLAS_OP_N, m, n, k, m, k, m, 0, 0, 0, 0, 0},
+      {"transb", TBLAS_OP_N, X, m, n, k, m, k, m, 0, 0, 0, 0, 0},
+      {"m<0", TBLAS_OP_N, TBLAS_OP_N, -1, n, k, m, k, m, 0, 0, 0, 0, 0},
+      {"n<0", TBLAS_OP_N, TBLAS_OP_N, m, -1, k, m, k, m, 0, 0, 0, 0, 0},
+      {"k<0", TBLAS_OP_N, TBLAS_OP_N, m, n, -1, m, k, m, 0, 0, 0, 0, 0},
+      {"lda<m", TBLAS_OP_N, TBLAS_OP_N, m, n, k, m - 1, k, m, 0, 0, 0, 0, 0},
+      {"lda<k (T)", TBLAS_OP_T, TBLAS_OP_N, m, n, k, k - 1, k, m, 0, 0, 0, 0, 0},
+      {"lda=0", TBLAS_OP_N, TBLAS_OP_N, 0, n, k, 0, k, 1, 0, 0, 0, 0, 0},
+      {"ldb<k", TBLAS_OP_N, TBLAS_OP_N, m, n, k, m, k - 1, m, 0, 0, 0, 0, 0},
+      {"ldb<n (T)", TBLAS_OP_N, TBLAS_OP_T, m, n, k, m, n - 1, m, 0, 0, 0, 0, 0},
+      {"ldc<m", TBLAS_OP_N, TBLAS_OP_N, m, n, k, m, k, m - 1, 0, 0, 0, 0, 0},
+      {"ldc=0", TBLAS_OP_N, TBLAS_OP_N, 0, n, k, 1, k, 0, 0, 0, 0, 0, 0},
+      {"huge ldc", TBLAS_OP_N, TBLAS_OP_N, m, n, k, m, k, INT64_MAX / 2, 0, 0, 0, 0, 0},
+      {"alpha null", TBLAS_OP_N, TBLAS_OP_N, m, n, k, m, k, m, 1, 0, 0, 0, 0},
+      {"beta null", TBLAS_OP_N, TBLAS_OP_N, m, n, k, m, k, m, 0, 1, 0, 0, 0},
+      {"A null", TBLAS_OP_N, TBLAS_OP_N, m, n, k, m, k, m, 0, 0, 1, 0, 0},
+      {"B null", TBLAS_OP_N, TBLAS_OP_N, m, n, k, m, k, m, 0, 0, 0, 1, 0},
+      {"C null", TBLAS_OP_N, TBLAS_OP_N, m, n, k, m, k, m, 0, 0, 0, 0, 1},
+  };
+  for (const Bad &b : bad) {
+    auto st = gemm(H.h, b.ta, b.tb, b.m, b.n, b.k, b.null_alpha ? nullptr : &one, b.null_a ? nullptr : A.data(), b.lda,
+                   b.null_b ? nullptr : B.data(), b.ldb, b.null_beta ? nullptr : &one, b.null_c ? nullptr : C.data(), b.ldc);
+    EXPECT_EQ(st, TESSERA_STATUS_INVALID_VALUE) << b.what;
+    EXPECT_EQ(std::memcmp(C.data(), C0.data(), C.size() * sizeof(T)), 0) << b.what << " wrote C";
+  }
+  // Null handle and destroyed handle.
+  EXPECT_EQ(gemm(nullptr, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &one, A.data(), m, B.data(), k, &one, C.data(), m),
+            TESSERA_STATUS_NOT_INITIALIZED);
+  tblasHandle_t dead;
+  ASSERT_EQ(tblasCreate(&dead), TESSERA_STATUS_SUCCESS);
+  ASSERT_EQ(tblasDestroy(dead), TESSERA_STATUS_SUCCESS);
+  EXPECT_EQ(gemm(dead, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &one, A.data(), m, B.data(), k, &one, C.data(), m),
+            TESSERA_STATUS_NOT_INITIALIZED);
+  EXPECT_EQ(std::memcmp(C.data(), C0.data(), C.size() * sizeof(T)), 0);
+  // Null A/B are fine when they are not needed (alpha == 0 or k == 0).
+  T zero = T(0);
+  EXPECT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &zero, nullptr, m, nullptr, k, &one, C.data(), m),
+            TESSERA_STATUS_SUCCESS);
+}
+
+TEST(Gemm, InvalidArgumentsFloat) { invalid_arguments<float>(); }
+TEST(Gemm, InvalidArgumentsDouble) { invalid_arguments<double>(); }
+TEST(Gemm, InvalidArgumentsComplexFloat) { invalid_arguments<std::complex<float>>(); }
+TEST(Gemm, InvalidArgumentsComplexDouble) { invalid_arguments<std::complex<double>>(); }
+
+}  // namespace

@@ -1,0 +1,151 @@
+// Shared test helpers: random data, a higher-precision reference GEMM written
+// as Netlib's loops, and the SPEC §3.3 error measures.
+#pragma once
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "tessera/blas.h"
+
+namespace tt {
+
+template <typename T> struct is_cplx : std::false_type {};
+template <typename T> struct is_cplx<std::complex<T>> : std::true_type {};
+template <typename T> struct real_of { using type = T; };
+template <typename T> struct real_of<std::complex<T>> { using type = T; };
+template <typename T> using real_t = typename real_of<T>::type;
+// Reference precision: double for single, long double for double (x87 80-bit).
+template <typename R> using wide_t = std::conditional_t<std::is_same_v<R, float>, double, long double>;
+template <typename T> using wide_of = std::conditional_t<is_cplx<T>::value, std::complex<wide_t<real_t<T>>>, wide_t<real_t<T>>>;
+
+template <typename T> const char *type_name() {
+  if constexpr (std::is_same_v<T, float>) return "s";
+  else if constexpr (std::is_same_v<T, double>) return "d";
+  else if constexpr (std::is_same_v<T, std::complex<float>>) return "c";
+  else return "z";
+}
+
+template <typename T>
+T random_value(std::mt19937_64 &rng) {
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  if constexpr (is_cplx<T>::value) return T(real_t<T>(d(rng)), real_t<T>(d(rng)));
+  else return T(d(rng));
+}
+
+template <typename T>
+std::vector<T> random_vector(size_t n, std::mt19937_64 &rng) {
+  std::vector<T> v(n);
+  for (auto &x : v) x = random_value<T>(rng);
+  return v;
+}
+
+template <typename T> T nan_value() {
+  using R = real_t<T>;
+  if constexpr (is_cplx<T>::value) return T(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
+  else return std::numeric_limits<R>::quiet_NaN();
+}
+
+template <typename T> auto conj_if(T x, bool c) {
+  if constexpr (is_cplx<T>::value) return c ? std::conj(x) : x;
+  else { (void)c; return x; }
+}
+
+// op(X)(r, c) for X stored column-major with leading dimension ld.
+template <typename T>
+T op_elem(const T *X, int64_t ld, tblasOperation_t op, int64_t r, int64_t c) {
+  return op == TBLAS_OP_N ? X[r + c * ld] : conj_if(X[c + r * ld], op == TBLAS_OP_C);
+}
+
+template <typename T> wide_of<T> widen(T x) {
+  if constexpr (is_cplx<T>::value) return wide_of<T>(x.real(), x.imag());
+  else return wide_of<T>(x);
+}
+
+template <typename W> auto wabs(W x) {
+  if constexpr (is_cplx<W>::value) return std::abs(x.real()) + std::abs(x.imag());
+  else return std::abs(x);
+}
+
+// Complex product as Fortran computes it (no C99 Annex G NaN recovery).
+template <typename W> W mul(W a, W b) {
+  if constexpr (is_cplx<W>::value)
+    return W(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+  else return a * b;
+}
+
+// Netlib-loop reference in wide precision, in Netlib's order of operations:
+// C(:,j) = beta*C(:,j) (zero without reading when beta == 0, untouched when
+// beta == 1), then C(i,j) += (alpha*op(B)(l,j)) * op(A)(i,l); alpha == 0 reads
+// neither A nor B. Also returns, per element, the magnitude bound
+// |alpha|·(|op(A)|·|op(B)|) + |beta|·|C| used by the Netlib-style ratio.
+template <typename T>
+void ref_gemm(tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k, T alpha, const T *A,
+              int64_t lda, const T *B, int64_t ldb, T beta, const std::vector<T> &C0, int64_t ldc,
+              std::vector<wide_of<T>> &ref, std::vector<double> &bound) {
+  using W = wide_of<T>;
+  ref.assign(size_t(ldc) * size_t(n), W(0));
+  bound.assign(size_t(ldc) * size_t(n), 0.0);
+  const W wa = widen(alpha), wb = widen(beta);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      W acc = beta == T(0) ? W(0) : beta == T(1) ? widen(C0[i + j * ldc]) : mul(wb, widen(C0[i + j * ldc]));
+      double mag = beta == T(0) ? 0.0 : double(wabs(wb) * wabs(widen(C0[i + j * ldc])));
+      if (alpha != T(0))
+        for (int64_t l = 0; l < k; ++l) {
+          const W a = widen(op_elem(A, lda, ta, i, l)), b = widen(op_elem(B, ldb, tb, l, j));
+          acc += mul(mul(wa, b), a);
+          mag += double(wabs(wa) * wabs(a) * wabs(b));
+        }
+      ref[i + j * ldc] = acc;
+      bound[i + j * ldc] = mag;
+    }
+}
+
+struct ErrorReport {
+  double worst_ratio = 0;  // Netlib-style, SPEC §3.3
+  double max_abs = 0;
+  int64_t mismatches = 0;  // elements failing the seed's atol/rtol criterion
+  int64_t elements = 0;
+  int64_t special_mismatch = 0;  // NaN/Inf pattern differs from the reference
+};
+
+template <typename T>
+ErrorReport compare(const std::vector<T> &C, const std::vector<wide_of<T>> &ref, const std::vector<double> &bound,
+                    int64_t m, int64_t n, int64_t ldc) {
+  using R = real_t<T>;
+  const double eps = std::numeric_limits<R>::epsilon();
+  ErrorReport r;
+  auto parts = [](auto x) {
+    if constexpr (is_cplx<decltype(x)>::value) return std::pair<long double, long double>(x.real(), x.imag());
+    else return std::pair<long double, long double>(x, 0);
+  };
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      ++r.elements;
+      auto [xr, xi] = parts(C[i + j * ldc]);
+      auto [rr, ri] = parts(ref[i + j * ldc]);
+      bool bad = false;
+      for (auto [x, y] : {std::pair{xr, rr}, std::pair{xi, ri}}) {
+        if (std::isnan(y) || std::isinf(y) || std::isnan(x) || std::isinf(x)) {
+          bool same = (std::isnan(x) && std::isnan(y)) || (std::isinf(x) && std::isinf(y) && (x > 0) == (y > 0));
+          if (!same) ++r.special_mismatch;
+          continue;
+        }
+        const double e = double(std::fabs(x - y));
+        r.max_abs = std::max(r.max_abs, e);
+        const double b = bound[i + j * ldc];
+        if (b > 0) r.worst_ratio = std::max(r.worst_ratio, e / (eps * b));
+        else if (e > 0) r.worst_ratio = std::numeric_limits<double>::infinity();
+        // Seed criterion (single precision constants; applied to every type).
+        if (e > std::ldexp(1.0, -16) + std::ldexp(1.0, -10) * double(std::fabs(y))) bad = true;
+      }
+      if (bad) ++r.mismatches;
+    }
+  return r;
+}
+
+}  // namespace tt
