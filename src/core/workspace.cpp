@@ -1,5 +1,7 @@
 #include "core/workspace.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <new>
 
@@ -15,7 +17,14 @@ void *AlignedBuffer::reserve(size_t bytes) {
   // Round up to 64 KiB steps so slowly growing sizes do not reallocate each call.
   size_t rounded = (bytes + 65535) & ~size_t(65535);
   void *p = nullptr;
-  if (posix_memalign(&p, 64, rounded) != 0) return nullptr;
+  // Buffers of a huge page or more are aligned to 2 MiB and offered to
+  // transparent huge pages: packed panels are walked across many 4 KiB pages
+  // per micro-kernel sweep, and Debian's default THP mode is "madvise".
+  constexpr size_t kHugePage = size_t(2) << 20;
+  const bool huge = rounded >= kHugePage;
+  if (huge) rounded = (rounded + kHugePage - 1) & ~(kHugePage - 1);
+  if (posix_memalign(&p, huge ? kHugePage : 64, rounded) != 0) return nullptr;
+  if (huge) madvise(p, rounded, MADV_HUGEPAGE);
   ptr_ = p;
   size_ = rounded;
   return ptr_;

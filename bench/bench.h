@@ -1,0 +1,56 @@
+// tessera-bench internals: timing, machine peak, peer libraries, reports.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+inline double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+double median(std::vector<double> v);
+
+// Measured FMA peak in GFLOP/s for `threads` threads (fp64 and fp32).
+struct Peak {
+  double f64 = 0, f32 = 0;
+};
+Peak measure_peak(int threads);
+
+// A BLAS loaded with dlopen, called through its CBLAS entry points.
+struct Peer {
+  std::string name;    // e.g. "OpenBLAS-omp-ZEN"
+  std::string detail;  // e.g. core name / arch reported by the library
+  void *lib = nullptr;
+  void (*sgemm)(int, int, int, int, int, int, float, const float *, int, const float *, int, float, float *, int) = nullptr;
+  void (*dgemm)(int, int, int, int, int, int, double, const double *, int, const double *, int, double, double *, int) = nullptr;
+  void (*cgemm)(int, int, int, int, int, int, const void *, const void *, int, const void *, int, const void *, void *, int) = nullptr;
+  void (*zgemm)(int, int, int, int, int, int, const void *, const void *, int, const void *, int, const void *, void *, int) = nullptr;
+  std::function<void(int)> set_threads;
+};
+// Loads the peers present on this machine; `filter` is a comma list of name
+// prefixes ("" = all).
+std::vector<Peer> load_peers(const std::string &filter, bool verbose);
+
+// One measured row of a report.
+struct Row {
+  std::string op, type, shape;  // e.g. "gemm", "d", "NN 1024x1024x1024"
+  int threads = 1;
+  double size = 0;              // x axis for plots (n for squares)
+  bool square = true;
+  double peak = 0;              // GFLOP/s
+  std::vector<std::pair<std::string, double>> gflops;  // library → median GFLOP/s ("Tessera" first)
+};
+void print_header(const std::vector<std::string> &libs);
+void print_row(const Row &r);
+void write_csv(const std::string &path, const std::vector<Row> &rows);
+// Draws GFLOP/s vs size, one panel per (type, threads); needs gnuplot.
+bool write_plot(const std::string &png, const std::string &csv_dir, const std::vector<Row> &rows, const std::string &title);
+
+int gemm_main(int argc, char **argv);
+int pool_main(int argc, char **argv);
+int peak_main(int argc, char **argv);
+
+}  // namespace bench

@@ -1,0 +1,285 @@
+// tessera-bench gemm: Tessera beside the peers, alternating, medians.
+//
+// Flop model: 2·m·n·k for real, 8·m·n·k for complex (SPEC §6). Data uniform in
+// [-1, 1], alpha = beta = 1 (C += A·B), caches warm (each library runs a
+// warm-up call before it is timed). Each library's samples come from batches
+// of calls long enough to time; libraries take turns, in rotating order, for
+// `rounds` rounds, and the median of the batch means is reported.
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <unistd.h>
+#include <filesystem>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench.h"
+#include "core/cpu.h"
+#include "tessera/blas.h"
+
+namespace bench {
+
+namespace {
+
+enum { kColMajor = 102, kNoTrans = 111, kTrans = 112, kConjTrans = 113 };
+
+std::vector<long> parse_list(const std::string &s) {
+  std::vector<long> v;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) v.push_back(std::atol(item.c_str()));
+  return v;
+}
+
+struct Shape {
+  long m, n, k;
+  bool square;
+};
+
+struct Options {
+  std::string types = "s,d,c,z";
+  std::vector<long> threads;
+  std::vector<Shape> shapes;
+  std::string peers;
+  std::string trans = "NN";
+  int rounds = 7;
+  double batch_time = 0.01;  // seconds per timed batch
+  double gap = 0.03;         // idle seconds between libraries on multi-threaded cases
+  std::string out = "bench-results";
+};
+
+template <typename T>
+void fill(std::vector<T> &v, std::mt19937_64 &rng) {
+  std::uniform_real_distribution<double> d(-1, 1);
+  for (auto &x : v) {
+    if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>)
+      x = T(d(rng), d(rng));
+    else
+      x = T(d(rng));
+  }
+}
+
+tblasOperation_t top(char c) { return c == 'N' ? TBLAS_OP_N : c == 'T' ? TBLAS_OP_T : TBLAS_OP_C; }
+int cop(char c) { return c == 'N' ? kNoTrans : c == 'T' ? kTrans : kConjTrans; }
+
+// One library's way to run the case once.
+struct Runner {
+  std::string name;
+  std::function<void()> set_threads;
+  std::function<void()> call;
+};
+
+// Times one case over all runners; returns median seconds per call for each.
+// `gap` seconds of idleness precede each batch so the previous library's
+// worker threads (which spin after a call: OpenBLAS's for a long time) are
+// asleep and do not compete for the cores.
+std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double gap) {
+  auto pause = [gap] {
+    if (gap > 0) {
+      struct timespec ts = {time_t(gap), long((gap - double(time_t(gap))) * 1e9)};
+      nanosleep(&ts, nullptr);
+    }
+  };
+  const size_t L = rs.size();
+  std::vector<int> batch(L, 1);
+  for (size_t i = 0; i < L; ++i) {
+    rs[i].set_threads();
+    rs[i].call();  // warm-up: pages touched, pools started, buffers allocated
+    double t0 = now_s();
+    rs[i].call();
+    double t = now_s() - t0;
+    batch[i] = int(std::max(1.0, std::min(1e5, batch_time / std::max(t, 1e-7))));
+  }
+  std::vector<std::vector<double>> samples(L);
+  for (int r = 0; r < rounds; ++r)
+    for (size_t j = 0; j < L; ++j) {
+      size_t i = (j + size_t(r)) % L;  // rotate who goes first
+      rs[i].set_threads();
+      pause();
+      rs[i].call();  // wakes this library's threads after the pause; not timed
+      double t0 = now_s();
+      for (int b = 0; b < batch[i]; ++b) rs[i].call();
+      samples[i].push_back((now_s() - t0) / batch[i]);
+    }
+  std::vector<double> med(L);
+  for (size_t i = 0; i < L; ++i) med[i] = median(samples[i]);
+  return med;
+}
+
+template <typename T>
+Row run_gemm_case(tblasHandle_t h, std::vector<Peer> &peers, const Shape &s, int threads, const Options &o,
+                  char type, double peak, std::mt19937_64 &rng) {
+  const char ta = o.trans[0], tb = o.trans[1];
+  const long m = s.m, n = s.n, k = s.k;
+  const long lda = ta == 'N' ? m : k, ldb = tb == 'N' ? k : n, ldc = m;
+  std::vector<T> A(size_t(lda) * (ta == 'N' ? k : m)), B(size_t(ldb) * (tb == 'N' ? n : k)), C(size_t(m) * n);
+  fill(A, rng);
+  fill(B, rng);
+  fill(C, rng);
+  const T one = T(1);
+  std::vector<Runner> rs;
+  rs.push_back({"Tessera", [h, threads] { tblasSetNumThreads(h, threads); }, [&, h] {
+                  if constexpr (std::is_same_v<T, float>)
+                    tblasSgemm(h, top(ta), top(tb), m, n, k, &one, A.data(), lda, B.data(), ldb, &one, C.data(), ldc);
+                  else if constexpr (std::is_same_v<T, double>)
+                    tblasDgemm(h, top(ta), top(tb), m, n, k, &one, A.data(), lda, B.data(), ldb, &one, C.data(), ldc);
+                  else if constexpr (std::is_same_v<T, std::complex<float>>)
+                    tblasCgemm(h, top(ta), top(tb), m, n, k, (const tesseraComplex *)&one, (const tesseraComplex *)A.data(), lda,
+                               (const tesseraComplex *)B.data(), ldb, (const tesseraComplex *)&one, (tesseraComplex *)C.data(), ldc);
+                  else
+                    tblasZgemm(h, top(ta), top(tb), m, n, k, (const tesseraDoubleComplex *)&one,
+                               (const tesseraDoubleComplex *)A.data(), lda, (const tesseraDoubleComplex *)B.data(), ldb,
+                               (const tesseraDoubleComplex *)&one, (tesseraDoubleComplex *)C.data(), ldc);
+                }});
+  for (Peer &p : peers) {
+    Peer *pp = &p;
+    rs.push_back({p.name, [pp, threads] { pp->set_threads(threads); }, [&, pp] {
+                    if constexpr (std::is_same_v<T, float>)
+                      pp->sgemm(kColMajor, cop(ta), cop(tb), m, n, k, 1.0f, A.data(), lda, B.data(), ldb, 1.0f, C.data(), ldc);
+                    else if constexpr (std::is_same_v<T, double>)
+                      pp->dgemm(kColMajor, cop(ta), cop(tb), m, n, k, 1.0, A.data(), lda, B.data(), ldb, 1.0, C.data(), ldc);
+                    else if constexpr (std::is_same_v<T, std::complex<float>>)
+                      pp->cgemm(kColMajor, cop(ta), cop(tb), m, n, k, &one, A.data(), lda, B.data(), ldb, &one, C.data(), ldc);
+                    else
+                      pp->zgemm(kColMajor, cop(ta), cop(tb), m, n, k, &one, A.data(), lda, B.data(), ldb, &one, C.data(), ldc);
+                  }});
+  }
+  std::vector<double> sec = time_case(rs, o.rounds, o.batch_time, threads > 1 ? o.gap : 0.0);
+  const bool cplx = type == 'c' || type == 'z';
+  const double flops = (cplx ? 8.0 : 2.0) * double(m) * double(n) * double(k);
+  Row row;
+  row.op = "gemm";
+  row.type = std::string(1, type);
+  row.shape = o.trans + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+  row.threads = threads;
+  row.size = double(s.square ? n : m);
+  row.square = s.square;
+  row.peak = peak;
+  for (size_t i = 0; i < rs.size(); ++i) row.gflops.push_back({rs[i].name, flops / sec[i] * 1e-9});
+  return row;
+}
+
+void usage() {
+  std::printf(
+      "tessera-bench gemm [options]\n"
+      "  --quick              short showcase run (n = 64, 256, 1024, one skinny shape; 5 rounds)\n"
+      "  --types s,d,c,z      precisions (default all four)\n"
+      "  --threads 1,2        thread counts (default 1 and the cores available)\n"
+      "  --sizes 16,32,...    square sizes m=n=k (default 16...4096)\n"
+      "  --shape MxNxK        add a non-square shape (repeatable)\n"
+      "  --no-skinny          drop the default skinny shapes\n"
+      "  --trans NN|NT|TN|... op(A) op(B) (default NN)\n"
+      "  --peers a,b          peers by name: OpenBLAS, OpenBLAS-ZEN, OpenBLAS-omp, OpenBLAS-omp-ZEN, BLIS (default all)\n"
+      "  --rounds R           alternating rounds per case (default 7; --quick 5)\n"
+      "  --gap-ms G           idle time between libraries on multi-threaded cases (default 30)\n"
+      "  --out DIR            CSV and PNG go here (default bench-results)\n");
+}
+
+}  // namespace
+
+int gemm_main(int argc, char **argv) {
+  Options o;
+  std::vector<long> sizes = {16, 32, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096};
+  std::vector<Shape> extra;
+  bool skinny = true, quick = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--quick") quick = true;
+    else if (a == "--types") o.types = next();
+    else if (a == "--threads") o.threads = parse_list(next());
+    else if (a == "--sizes") sizes = parse_list(next());
+    else if (a == "--shape") {
+      long m = 0, n = 0, k = 0;
+      if (std::sscanf(next().c_str(), "%ldx%ldx%ld", &m, &n, &k) == 3) extra.push_back({m, n, k, false});
+    } else if (a == "--no-skinny") skinny = false;
+    else if (a == "--trans") o.trans = next();
+    else if (a == "--peers") o.peers = next();
+    else if (a == "--rounds") o.rounds = std::atoi(next().c_str());
+    else if (a == "--gap-ms") o.gap = std::atof(next().c_str()) * 1e-3;
+    else if (a == "--out") o.out = next();
+    else if (a == "-h" || a == "--help") { usage(); return 0; }
+    else { std::fprintf(stderr, "unknown option %s\n", a.c_str()); usage(); return 2; }
+  }
+  if (o.trans.size() != 2) { std::fprintf(stderr, "--trans takes two letters\n"); return 2; }
+  if (quick) {
+    sizes = {64, 256, 1024};
+    o.rounds = 5;
+  }
+  const int cores = tessera::available_cores();
+  if (o.threads.empty()) o.threads = cores > 1 ? std::vector<long>{1, cores} : std::vector<long>{1};
+  for (long n : sizes) o.shapes.push_back({n, n, n, true});
+  if (skinny) {
+    if (quick) o.shapes.push_back({2048, 2048, 32, false});
+    else for (Shape s : {Shape{2048, 2048, 32, false}, Shape{20000, 64, 64, false}, Shape{64, 64, 20000, false}}) o.shapes.push_back(s);
+  }
+  for (auto &s : extra) o.shapes.push_back(s);
+
+  std::vector<Peer> peers = load_peers(o.peers, true);
+  tblasHandle_t h;
+  if (tblasCreate(&h) != TESSERA_STATUS_SUCCESS) return 1;
+  tesseraArch_t arch;
+  tblasGetArch(h, &arch);
+  std::fprintf(stderr, "Tessera path: %s; cores available: %d\n", tesseraGetArchString(arch), cores);
+
+  std::vector<Peak> peaks;
+  for (long t : o.threads) {
+    peaks.push_back(measure_peak(int(t)));
+    std::fprintf(stderr, "measured FMA peak, %ld thread(s): f64 %.1f GFLOP/s, f32 %.1f GFLOP/s\n", t, peaks.back().f64,
+                 peaks.back().f32);
+  }
+
+  std::vector<std::string> libs = {"Tessera"};
+  for (auto &p : peers) libs.push_back(p.name);
+  print_header(libs);
+  std::vector<Row> rows;
+  std::mt19937_64 rng(2026);
+  std::vector<char> types;
+  for (char c : o.types) if (c == 's' || c == 'd' || c == 'c' || c == 'z') types.push_back(c);
+  const size_t total = types.size() * o.threads.size() * o.shapes.size();
+  const bool tty = isatty(2);  // progress line only on a terminal
+  size_t done = 0;
+  for (char type : types)
+    for (size_t ti = 0; ti < o.threads.size(); ++ti)
+      for (const Shape &s : o.shapes) {
+        const int t = int(o.threads[ti]);
+        const double peak = (type == 's' || type == 'c') ? peaks[ti].f32 : peaks[ti].f64;
+        ++done;
+        if (tty) std::fprintf(stderr, "\r[%zu/%zu] %cgemm %ldx%ldx%ld, %d thread(s)...", done, total, type, s.m, s.n, s.k, t);
+        Row r;
+        switch (type) {
+          case 's': r = run_gemm_case<float>(h, peers, s, t, o, type, peak, rng); break;
+          case 'd': r = run_gemm_case<double>(h, peers, s, t, o, type, peak, rng); break;
+          case 'c': r = run_gemm_case<std::complex<float>>(h, peers, s, t, o, type, peak, rng); break;
+          default: r = run_gemm_case<std::complex<double>>(h, peers, s, t, o, type, peak, rng); break;
+        }
+        if (tty) std::fprintf(stderr, "\r%70s\r", "");
+        print_row(r);
+        rows.push_back(r);
+      }
+  tblasDestroy(h);
+  // The host may lend our cores to others for a while (steal time): measure
+  // the peak again at the end and keep the better figure for each row.
+  for (size_t ti = 0; ti < o.threads.size(); ++ti) {
+    Peak again = measure_peak(int(o.threads[ti]));
+    for (Row &r : rows)
+      if (r.threads == o.threads[ti]) {
+        const bool single = r.type == "s" || r.type == "c";
+        r.peak = std::max(r.peak, single ? again.f32 : again.f64);
+      }
+  }
+  std::filesystem::create_directories(o.out);
+  const std::string csv = o.out + "/gemm.csv", png = o.out + "/gemm.png";
+  write_csv(csv, rows);
+  std::printf("\nCSV: %s\n", csv.c_str());
+  if (write_plot(std::filesystem::absolute(png).string(), std::filesystem::absolute(o.out).string(), rows,
+                 "GEMM " + o.trans + ": Tessera vs peers (GFLOP/s, median)"))
+    std::printf("plot: %s\n", png.c_str());
+  return 0;
+}
+
+}  // namespace bench

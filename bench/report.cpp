@@ -1,0 +1,119 @@
+// Tables on stdout, CSV files and gnuplot PNG plots.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "bench.h"
+
+namespace bench {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double best_peer(const Row &r, std::string *name = nullptr) {
+  double best = 0;
+  for (size_t i = 1; i < r.gflops.size(); ++i)
+    if (r.gflops[i].second > best) {
+      best = r.gflops[i].second;
+      if (name) *name = r.gflops[i].first;
+    }
+  return best;
+}
+
+void print_header(const std::vector<std::string> &libs) {
+  std::printf("%-6s %-26s %3s %8s %6s", "op", "shape", "thr", "peak", "");
+  for (const auto &l : libs) std::printf(" %11.11s", l.c_str());
+  std::printf(" %7s %s\n", "vs.best", "best peer");
+  std::fflush(stdout);
+}
+
+void print_row(const Row &r) {
+  std::printf("%-6s %-26s %3d %8.1f %6s", (r.type + r.op).c_str(), r.shape.c_str(), r.threads, r.peak, "GF/s");
+  for (const auto &[lib, g] : r.gflops) {
+    if (&lib == &r.gflops.front().first)
+      std::printf(" %5.1f(%3.0f%%)", g, r.peak > 0 ? 100 * g / r.peak : 0.0);
+    else
+      std::printf(" %11.1f", g);
+  }
+  std::string name;
+  double best = best_peer(r, &name);
+  if (best > 0) std::printf(" %6.2fx %s", r.gflops[0].second / best, name.c_str());
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+void write_csv(const std::string &path, const std::vector<Row> &rows) {
+  std::ofstream f(path);
+  f << "op,type,shape,threads,size,square,library,gflops,peak_gflops,pct_peak,ratio_vs_best_peer\n";
+  for (const Row &r : rows) {
+    double best = best_peer(r);
+    for (const auto &[lib, g] : r.gflops)
+      f << r.op << ',' << r.type << ',' << r.shape << ',' << r.threads << ',' << r.size << ',' << (r.square ? 1 : 0)
+        << ',' << lib << ',' << g << ',' << r.peak << ',' << (r.peak > 0 ? 100 * g / r.peak : 0) << ','
+        << (best > 0 && lib == "Tessera" ? g / best : 0) << '\n';
+  }
+}
+
+bool write_plot(const std::string &png, const std::string &dir, const std::vector<Row> &rows, const std::string &title) {
+  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
+    std::fprintf(stderr, "gnuplot not found: no plot (install gnuplot-nox)\n");
+    return false;
+  }
+  // One data file per (type, threads) panel with one column per library.
+  // Panels in BLAS order s, d, c, z (then anything else), thread counts ascending.
+  auto order = [](const std::string &t) { return std::string("sdcz").find(t) == std::string::npos ? 9 : int(std::string("sdcz").find(t)); };
+  std::map<std::tuple<int, std::string, int>, std::vector<const Row *>> panels;
+  std::vector<std::string> libs;
+  for (const Row &r : rows) {
+    if (!r.square) continue;
+    panels[{order(r.type), r.type, r.threads}].push_back(&r);
+    for (const auto &[lib, g] : r.gflops)
+      if (std::find(libs.begin(), libs.end(), lib) == libs.end()) libs.push_back(lib);
+  }
+  if (panels.empty()) return false;
+  std::string script = dir + "/plot.gp";
+  std::ofstream gp(script);
+  int cols = std::min<int>(4, int(panels.size()));
+  int nrows = (int(panels.size()) + cols - 1) / cols;
+  gp << "set terminal pngcairo size " << 520 * cols << "," << 400 * nrows + 40 << " font 'sans,10'\n";
+  gp << "set output '" << png << "'\n";
+  gp << "set multiplot layout " << nrows << "," << cols << " title '" << title << "'\n";
+  gp << "set logscale x 2\nset grid\nset key bottom right font ',8'\nset xlabel 'n (m=n=k)'\nset ylabel 'GFLOP/s'\n";
+  gp << "set datafile separator ','\nset yrange [0:*]\n";
+  int idx = 0;
+  for (auto &[key, prs] : panels) {
+    std::string dat = dir + "/panel" + std::to_string(idx++) + ".csv";
+    std::ofstream d(dat);
+    for (const Row *r : prs) {
+      d << r->size << ',' << r->peak;
+      for (const auto &lib : libs) {
+        double g = 0;
+        for (const auto &[l, v] : r->gflops)
+          if (l == lib) g = v;
+        d << ',' << g;
+      }
+      d << '\n';
+    }
+    const auto &[rank, type, threads] = key;
+    (void)rank;
+    gp << "set title '" << type << prs.front()->op << ", " << threads << " thread" << (threads > 1 ? "s" : "") << "'\n";
+    gp << "plot '" << dat << "' using 1:2 with lines dt 2 lw 2 lc rgb 'black' title 'FMA peak'";
+    for (size_t i = 0; i < libs.size(); ++i)
+      gp << ", '' using 1:" << i + 3 << " with linespoints lw " << (i == 0 ? 3 : 1) << " title '" << libs[i] << "'";
+    gp << "\n";
+  }
+  gp << "unset multiplot\n";
+  gp.close();
+  std::string cmd = "gnuplot '" + script + "'";
+  return std::system(cmd.c_str()) == 0;
+}
+
+}  // namespace bench
