@@ -116,6 +116,10 @@ void edge_sweep(uint64_t seed) {
         for (int rep = 0; rep < 24; ++rep) {
           Case c{ta, tb, kEdgeSizes[pick(rng)], kEdgeSizes[pick(rng)], kEdgeSizes[pick(rng)], pad(rng), pad(rng), pad(rng)};
           T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+          // Complex: every other case has a real-valued alpha, which (with
+          // op(A) = N) takes the native complex direct kernel on small shapes.
+          if constexpr (tt::is_cplx<T>::value)
+            if (rep % 2) alpha = T(alpha.real(), 0);
           auto r = run_case<T>(H.h, c, alpha, beta, rng);
           ++cases;
           worst = std::max(worst, r.worst_ratio);

@@ -5,7 +5,7 @@
 // element is produced by the same sequence of KC-blocked FMAs whatever tile or
 // thread it lands in, so results are bitwise identical for any thread count.
 // The choice between the direct (unpacked) and packed algorithm depends on the
-// shape alone, never on the thread count.
+// shape, ops and alpha alone, never on the thread count.
 #include "dense/gemm_driver.h"
 
 #include <algorithm>
@@ -26,6 +26,9 @@ constexpr double kMinFlopsPerThread = 2.5e5;
 // Problems up to this many multiply-adds skip packing (the direct kernel reads
 // A and B in place): below it, packing costs a large share of the multiply.
 constexpr double kDirectMaxMacs = 80.0 * 80.0 * 80.0;
+// Complex: a multiply-add is 4 real ones and the 1m packing writes A twice
+// over, so the native direct kernel wins up to a larger size (measured).
+constexpr double kDirectMaxMacsComplex = 64.0 * 64.0 * 64.0;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -115,10 +118,24 @@ void run_packed(const GemmPlan<T> &p, int tid, int64_t m0, int64_t m1, int64_t n
 }
 
 // Small real problems: no K blocking, B read in place, A read in place when
-// its columns are contiguous (op N) and packed once otherwise.
+// its columns are contiguous (op N) and packed once otherwise. Small complex
+// problems with op(A) = N and a real alpha: the native complex kernel on A and
+// B in place.
 template <typename T>
 void run_direct(const GemmPlan<T> &p, int tid, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
   const GemmKernels<T> &K = *p.K;
+  if (p.s == 2) {
+    for (int64_t jr = n0; jr < n1; jr += p.nr) {
+      const int64_t nr = std::min(p.nr, n1 - jr);
+      const T *b = p.B.p + 2 * jr * p.B.cs;
+      for (int64_t ir = m0; ir < m1; ir += p.mr_e) {
+        const int64_t mr = std::min(p.mr_e, m1 - ir);
+        K.ukr_cdirect(p.k, p.alpha[0], p.A.p + 2 * ir, p.A.cs, mr, b, p.B.rs, p.B.cs, p.B.conj, p.beta,
+                      p.C + 2 * (ir + jr * p.ldc), p.ldc, mr, nr);
+      }
+    }
+    return;
+  }
   const bool pack_a = p.A.rs != 1;
   T *Ap = static_cast<T *>(p.ws->a(tid));
   if (pack_a) K.pack_a(m1 - m0, p.k, p.A.p + m0 * p.A.rs, p.A.rs, p.A.cs, Ap);
@@ -203,12 +220,17 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   p.beta[1] = Complex ? beta[1] : T(0);
   p.C = C;
   p.ldc = ldc;
+  const double macs = double(m) * double(n) * double(k);
+  // The complex direct kernel needs op(A) = N (columns contiguous, not
+  // conjugated) and a real alpha (applied after the sum; a complex one is
+  // folded into packed B like Netlib's alpha*B(l,j) on the 1m path).
+  p.direct = Complex ? macs <= kDirectMaxMacsComplex && A.rs == 1 && !A.conj && alpha[1] == T(0)
+                     : macs <= kDirectMaxMacs;
   p.mr_e = p.K->mr / s;
-  p.nr = p.K->nr;
+  p.nr = Complex && p.direct ? std::max(1, p.K->nr / 2) : p.K->nr;  // complex direct tile: MR/2 × NR/2
   p.kc_e = p.K->kc / s;
   p.mc_e = p.K->mc / s;
   p.nc = p.K->nc;
-  p.direct = !Complex && double(m) * double(n) * double(k) <= kDirectMaxMacs;
   p.m_tiles = ceil_div(m, p.mr_e);
   p.n_tiles = ceil_div(n, p.nr);
 
@@ -233,7 +255,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   const int64_t cols = ceil_div(p.n_tiles, p.tn) * p.nr;
   size_t bytes_a, bytes_b;
   if (p.direct) {
-    bytes_a = A.rs != 1 ? size_t(rows) * size_t(k) * sizeof(T) : 0;
+    bytes_a = !Complex && A.rs != 1 ? size_t(rows) * size_t(k) * sizeof(T) : 0;
     bytes_b = 0;
   } else {
     const int64_t kr = std::min(p.kc_e, k) * s;

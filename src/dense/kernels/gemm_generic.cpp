@@ -2,6 +2,7 @@
 // which the compiler maps onto whatever baseline SIMD the target has (SSE2 on
 // x86-64). Correct everywhere; the reference for the vectorised paths.
 #include <algorithm>
+#include <utility>
 #include <cstdint>
 
 #include "dense/kernels/gemm_kernels.h"
@@ -48,6 +49,22 @@ struct VGeneric {
   }
   static vec mul(vec a, vec b) {
     for (int i = 0; i < N; ++i) a.v[i] *= b.v[i];
+    return a;
+  }
+  static vec add(vec a, vec b) {
+    for (int i = 0; i < N; ++i) a.v[i] += b.v[i];
+    return a;
+  }
+  static vec neg(vec a) {
+    for (int i = 0; i < N; ++i) a.v[i] = -a.v[i];
+    return a;
+  }
+  static vec swap_pairs(vec a) {
+    for (int i = 0; i + 1 < N; i += 2) std::swap(a.v[i], a.v[i + 1]);
+    return a;
+  }
+  static vec addsub(vec a, vec b) {
+    for (int i = 0; i < N; ++i) a.v[i] = i % 2 ? a.v[i] + b.v[i] : a.v[i] - b.v[i];
     return a;
   }
 };

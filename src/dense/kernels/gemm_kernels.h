@@ -38,6 +38,12 @@ struct GemmKernels {
   void (*ukr_direct)(int64_t k, T alpha, const T *a, int64_t a_ks, int64_t a_rows, const T *b, int64_t b_ks,
                      int64_t b_js, T beta, T *c, int64_t ldc, int64_t m, int64_t n);
 
+  // Complex direct kernel (interleaved complex, units of complex elements):
+  // an (MR/2) × (NR/2) complex tile, A read in place (op N, a_ks = lda), B at
+  // b[2(l*b_ks + j*b_js)] (conjugated if conj_b), real alpha, complex beta.
+  void (*ukr_cdirect)(int64_t k, T alpha, const T *a, int64_t a_ks, int64_t a_rows, const T *b, int64_t b_ks,
+                      int64_t b_js, bool conj_b, const T *beta, T *c, int64_t ldc, int64_t m, int64_t n);
+
   // Packs op(A)[0:mc, 0:kc] (element (i,l) at a[i*rs + l*cs]) into ceil(mc/MR)
   // micro-panels of MR × kc, zero-padded.
   void (*pack_a)(int64_t mc, int64_t kc, const T *a, int64_t rs, int64_t cs, T *ap);
