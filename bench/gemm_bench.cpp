@@ -48,7 +48,7 @@ struct Options {
   std::string trans = "NN";
   int rounds = 7;
   double batch_time = 0.01;  // seconds per timed batch
-  double gap = 0.03;         // idle seconds between libraries on multi-threaded cases
+  double warm = 0.02;        // untimed seconds each library runs before a timed batch
   std::string out = "bench-results";
 };
 
@@ -74,33 +74,32 @@ struct Runner {
 };
 
 // Times one case over all runners; returns median seconds per call for each.
-// `gap` seconds of idleness precede each batch so the previous library's
-// worker threads (which spin after a call: OpenBLAS's for a long time) are
-// asleep and do not compete for the cores.
-std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double gap) {
-  auto pause = [gap] {
-    if (gap > 0) {
-      struct timespec ts = {time_t(gap), long((gap - double(time_t(gap))) * 1e9)};
-      nanosleep(&ts, nullptr);
-    }
-  };
+// Before each timed batch a library runs untimed for `warm` seconds (at least
+// one call): its threads wake up, the cores leave any idle state, and the
+// previous library's idle threads stop spinning (libgomp's spin for several
+// ms after a parallel region, OpenBLAS's pthread workers sched_yield-spin for
+// ~0.1 s; 20 ms covers the first, the yielding second costs little). An idle
+// pause instead would let the hypervisor park the vCPUs, which then come back
+// slow for milliseconds (measured here).
+std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double warm) {
   const size_t L = rs.size();
-  std::vector<int> batch(L, 1);
+  std::vector<int> batch(L, 1), warm_calls(L, 1);
   for (size_t i = 0; i < L; ++i) {
     rs[i].set_threads();
-    rs[i].call();  // warm-up: pages touched, pools started, buffers allocated
+    rs[i].call();  // first touch: pages, pools, buffers
+    rs[i].call();
     double t0 = now_s();
     rs[i].call();
-    double t = now_s() - t0;
-    batch[i] = int(std::max(1.0, std::min(1e5, batch_time / std::max(t, 1e-7))));
+    double t = std::max(now_s() - t0, 1e-7);
+    batch[i] = int(std::max(1.0, std::min(1e5, batch_time / t)));
+    warm_calls[i] = int(std::max(1.0, std::min(1e5, warm / t)));
   }
   std::vector<std::vector<double>> samples(L);
   for (int r = 0; r < rounds; ++r)
     for (size_t j = 0; j < L; ++j) {
       size_t i = (j + size_t(r)) % L;  // rotate who goes first
       rs[i].set_threads();
-      pause();
-      rs[i].call();  // wakes this library's threads after the pause; not timed
+      for (int w = 0; w < warm_calls[i]; ++w) rs[i].call();
       double t0 = now_s();
       for (int b = 0; b < batch[i]; ++b) rs[i].call();
       samples[i].push_back((now_s() - t0) / batch[i]);
@@ -148,7 +147,7 @@ Row run_gemm_case(tblasHandle_t h, std::vector<Peer> &peers, const Shape &s, int
                       pp->zgemm(kColMajor, cop(ta), cop(tb), m, n, k, &one, A.data(), lda, B.data(), ldb, &one, C.data(), ldc);
                   }});
   }
-  std::vector<double> sec = time_case(rs, o.rounds, o.batch_time, threads > 1 ? o.gap : 0.0);
+  std::vector<double> sec = time_case(rs, o.rounds, o.batch_time, o.warm);
   const bool cplx = type == 'c' || type == 'z';
   const double flops = (cplx ? 8.0 : 2.0) * double(m) * double(n) * double(k);
   Row row;
@@ -175,7 +174,7 @@ void usage() {
       "  --trans NN|NT|TN|... op(A) op(B) (default NN)\n"
       "  --peers a,b          peers by name: OpenBLAS, OpenBLAS-ZEN, OpenBLAS-omp, OpenBLAS-omp-ZEN, BLIS (default all)\n"
       "  --rounds R           alternating rounds per case (default 7; --quick 5)\n"
-      "  --gap-ms G           idle time between libraries on multi-threaded cases (default 30)\n"
+      "  --warm-ms W          untimed run of each library before each timed batch (default 20)\n"
       "  --out DIR            CSV and PNG go here (default bench-results)\n");
 }
 
@@ -200,7 +199,7 @@ int gemm_main(int argc, char **argv) {
     else if (a == "--trans") o.trans = next();
     else if (a == "--peers") o.peers = next();
     else if (a == "--rounds") o.rounds = std::atoi(next().c_str());
-    else if (a == "--gap-ms") o.gap = std::atof(next().c_str()) * 1e-3;
+    else if (a == "--warm-ms") o.warm = std::atof(next().c_str()) * 1e-3;
     else if (a == "--out") o.out = next();
     else if (a == "-h" || a == "--help") { usage(); return 0; }
     else { std::fprintf(stderr, "unknown option %s\n", a.c_str()); usage(); return 2; }

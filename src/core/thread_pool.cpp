@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <immintrin.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -43,6 +44,8 @@ bool caller_in_openmp_parallel() {
 // between back-to-back calls of a loop of small BLAS calls; short enough that
 // an idle program gives its cores back quickly.
 constexpr auto kSpinTime = std::chrono::microseconds(200);
+// Pure pause-spins before a waiting thread starts yielding (~2-5 µs).
+constexpr int kSpinBeforeYield = 256;
 
 }  // namespace
 
@@ -100,12 +103,31 @@ void ThreadPool::dispatch(int n, TaskFn fn, void *ctx) {
   fn_ = fn;
   ctx_ = ctx;
   mxcsr_ = _mm_getcsr();
-  remaining_.store(n - 1, std::memory_order_relaxed);
-  uint32_t gen = (word_.load(std::memory_order_relaxed) >> 8) + 1;
+  uint32_t gen = ((word_.load(std::memory_order_relaxed) >> 8) + 1) & 0xffffffu;
+  gate_.store(uint64_t(gen) << 32, std::memory_order_relaxed);  // open, nobody joined
   word_.store((gen << 8) | static_cast<uint32_t>(n), std::memory_order_seq_cst);
   if (sleepers_.load(std::memory_order_seq_cst) > 0) futex_wake_all(&word_);
   fn(ctx, 0, n);
-  while (remaining_.load(std::memory_order_acquire) != 0) _mm_pause();
+  // The caller has drained the work; close the gate so no worker joins late,
+  // then wait only for the workers that joined (they are mid-unit). A worker
+  // that was not scheduled in time is not waited for.
+  uint64_t g = gate_.fetch_or(kGateClosed, std::memory_order_acq_rel) | kGateClosed;
+  // Spin briefly, then yield: if the scheduler put a worker on this very CPU
+  // (Linux wake-affine placement does after the workers slept), a pure spin
+  // would burn our timeslice before the worker could finish.
+  for (int spins = 0; (g & kGateCount) != 0; ++spins) {
+    if (spins < kSpinBeforeYield) _mm_pause();
+    else sched_yield();
+    g = gate_.load(std::memory_order_acquire);
+  }
+}
+
+bool ThreadPool::join(uint32_t gen) {
+  uint64_t g = gate_.load(std::memory_order_acquire);
+  for (;;) {
+    if (uint32_t(g >> 32) != gen || (g & kGateClosed)) return false;
+    if (gate_.compare_exchange_weak(g, g + 1, std::memory_order_acq_rel, std::memory_order_acquire)) return true;
+  }
 }
 
 void ThreadPool::worker_main(int tid, uint32_t seen) {
@@ -115,7 +137,9 @@ void ThreadPool::worker_main(int tid, uint32_t seen) {
     if ((w & ~0xffu) == seen) {
       auto start = std::chrono::steady_clock::now();
       for (int spins = 0;; ++spins) {
-        _mm_pause();
+        // Spin, yielding after a while so a caller sharing this CPU can run.
+        if (spins < kSpinBeforeYield) _mm_pause();
+        else sched_yield();
         w = word_.load(std::memory_order_acquire);
         if ((w & ~0xffu) != seen) break;
         if ((spins & 255) == 255 && std::chrono::steady_clock::now() - start > kSpinTime) {
@@ -129,12 +153,13 @@ void ThreadPool::worker_main(int tid, uint32_t seen) {
     if (stop_.load(std::memory_order_relaxed)) return;
     seen = w & ~0xffu;
     int n = static_cast<int>(w & 0xffu);
-    if (tid < n) {
+    // fn_, ctx_ and mxcsr_ belong to this generation only once joined.
+    if (tid < n && join(seen >> 8)) {
       uint32_t saved = _mm_getcsr();
       _mm_setcsr(mxcsr_);
       fn_(ctx_, tid, n);
       _mm_setcsr(saved);
-      remaining_.fetch_sub(1, std::memory_order_release);
+      gate_.fetch_sub(1, std::memory_order_release);
     }
   }
 }

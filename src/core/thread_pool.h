@@ -8,9 +8,14 @@
 // every operator partitions output elements only.
 //
 // Dispatch: the caller publishes a (generation, task count) word; workers spin
-// on it briefly, then sleep on it (Linux futex). The caller runs
-// task 0 itself and spins until the others finish. Workers adopt the caller's
-// MXCSR so FTZ/DAZ and rounding modes reach every thread.
+// on it briefly, then sleep on it (Linux futex), and join the call through a
+// generation-tagged gate. The caller runs the task as slot 0; when it returns
+// the caller closes the gate and waits only for workers that joined. So a task
+// must claim its work dynamically (e.g. an atomic counter over units) and the
+// caller alone must be able to finish it: a worker the OS or hypervisor has
+// not scheduled in time then costs nothing instead of stalling the call.
+// Workers adopt the caller's MXCSR so FTZ/DAZ and rounding modes reach every
+// thread.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -22,7 +27,9 @@ namespace tessera {
 
 class ThreadPool {
  public:
-  using TaskFn = void (*)(void *ctx, int tid, int nthreads);
+  // Called as fn(ctx, slot, nslots) by the caller (slot 0) and by each worker
+  // that joins (its own slot < nslots); see the contract above.
+  using TaskFn = void (*)(void *ctx, int slot, int nslots);
 
   static ThreadPool &instance();
 
@@ -33,7 +40,8 @@ class ThreadPool {
     Lease &operator=(const Lease &) = delete;
     ~Lease();
     int granted() const { return granted_; }
-    // Runs fn(ctx, tid, n) for tid in [0, n), n <= granted(); returns when all are done.
+    // Runs fn on up to n <= granted() threads; returns when every thread that
+    // ran it has returned (the caller always runs it).
     void run(int n, TaskFn fn, void *ctx);
 
    private:
@@ -58,13 +66,18 @@ class ThreadPool {
   void grow(int nworkers);
   void worker_main(int tid, uint32_t seen);
   void dispatch(int n, TaskFn fn, void *ctx);
+  bool join(uint32_t gen);
+
+  static constexpr uint64_t kGateClosed = uint64_t(1) << 31;
+  static constexpr uint64_t kGateCount = kGateClosed - 1;
 
   std::mutex lease_mutex_;
   std::vector<std::thread> workers_;
   // (generation << 8) | task count: one atomic snapshot, so a worker never pairs
   // one call's generation with another call's task count.
   alignas(64) std::atomic<uint32_t> word_{0};
-  alignas(64) std::atomic<int> remaining_{0};
+  // (generation << 32) | closed bit | number of workers that joined.
+  alignas(64) std::atomic<uint64_t> gate_{0};
   alignas(64) std::atomic<int> sleepers_{0};
   std::atomic<bool> stop_{false};
   TaskFn fn_ = nullptr;

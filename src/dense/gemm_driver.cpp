@@ -2,13 +2,15 @@
 // loops over NC/KC/MC blocks on packed panels) → micro-kernel.
 //
 // Determinism: threads split C's rows and columns only (never k), and every
-// element is produced by the same sequence of KC-blocked FMAs whatever tile or
-// thread it lands in, so results are bitwise identical for any thread count.
+// element is produced by the same sequence of KC-blocked FMAs whatever tile,
+// unit or thread it lands in, so results are bitwise identical for any thread
+// count and any claiming order.
 // The choice between the direct (unpacked) and packed algorithm depends on the
 // shape, ops and alpha alone, never on the thread count.
 #include "dense/gemm_driver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "core/thread_pool.h"
@@ -26,6 +28,10 @@ constexpr double kMinFlopsPerThread = 2.5e5;
 // Problems up to this many multiply-adds skip packing (the direct kernel reads
 // A and B in place): below it, packing costs a large share of the multiply.
 constexpr double kDirectMaxMacs = 80.0 * 80.0 * 80.0;
+
+// Above this many flops (~10 ms on one core) a call uses 2 units per thread
+// instead of 4.
+constexpr double kFewUnitsFlops = 4e8;
 // Complex: a multiply-add is 4 real ones and the 1m packing writes A twice
 // over, so the native direct kernel wins up to a larger size (measured).
 constexpr double kDirectMaxMacsComplex = 64.0 * 64.0 * 64.0;
@@ -43,9 +49,10 @@ struct GemmPlan {
   int64_t ldc;
   int64_t mr_e, nr, kc_e, mc_e, nc;  // blocking in elements of the operation's type
   bool direct;
-  int tm, tn;  // thread grid
+  int tm, tn;  // grid of work units over C's tiles (claimed dynamically by threads)
   int64_t m_tiles, n_tiles;
   Workspace *ws;
+  std::atomic<int> next_unit{0};
 };
 
 // Scales the m×n block at c by beta (complex when s == 2); beta == 0 writes
@@ -154,25 +161,33 @@ void run_direct(const GemmPlan<T> &p, int tid, int64_t m0, int64_t m1, int64_t n
   }
 }
 
+// Threads claim units (blocks of whole tiles of C) from a counter until none
+// are left; the caller alone can finish them all if a worker starts late.
 template <typename T>
-void gemm_task(void *ctx, int tid, int /*nthreads*/) {
-  const GemmPlan<T> &p = *static_cast<const GemmPlan<T> *>(ctx);
-  const int ti = tid % p.tm, tj = tid / p.tm;
-  // Contiguous ranges of whole tiles; thread i of t gets tiles [i*T/t, (i+1)*T/t).
-  const int64_t mt0 = p.m_tiles * ti / p.tm, mt1 = p.m_tiles * (ti + 1) / p.tm;
-  const int64_t nt0 = p.n_tiles * tj / p.tn, nt1 = p.n_tiles * (tj + 1) / p.tn;
-  const int64_t m0 = mt0 * p.mr_e, m1 = std::min(p.m, mt1 * p.mr_e);
-  const int64_t n0 = nt0 * p.nr, n1 = std::min(p.n, nt1 * p.nr);
-  if (m0 >= m1 || n0 >= n1) return;
-  if (p.direct) run_direct(p, tid, m0, m1, n0, n1);
-  else run_packed(p, tid, m0, m1, n0, n1);
+void gemm_task(void *ctx, int slot, int /*nslots*/) {
+  GemmPlan<T> &p = *static_cast<GemmPlan<T> *>(ctx);
+  const int units = p.tm * p.tn;
+  for (int u = p.next_unit.fetch_add(1, std::memory_order_relaxed); u < units;
+       u = p.next_unit.fetch_add(1, std::memory_order_relaxed)) {
+    const int ui = u % p.tm, uj = u / p.tm;
+    // Contiguous ranges of whole tiles; unit i of t gets tiles [i*T/t, (i+1)*T/t).
+    const int64_t mt0 = p.m_tiles * ui / p.tm, mt1 = p.m_tiles * (ui + 1) / p.tm;
+    const int64_t nt0 = p.n_tiles * uj / p.tn, nt1 = p.n_tiles * (uj + 1) / p.tn;
+    const int64_t m0 = mt0 * p.mr_e, m1 = std::min(p.m, mt1 * p.mr_e);
+    const int64_t n0 = nt0 * p.nr, n1 = std::min(p.n, nt1 * p.nr);
+    if (m0 >= m1 || n0 >= n1) continue;
+    if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
+    else run_packed(p, slot, m0, m1, n0, n1);
+  }
 }
 
-// Picks the tm × tn thread grid minimising the busiest thread's estimated
-// cycles: its share of tiles (compute) plus the panels it must pack (each
-// thread packs its own rows of A and columns of B).
+// Picks the tm × tn grid of `units` work units minimising the largest unit's
+// estimated cycles: its tiles (compute) plus the panels it must pack (each
+// unit packs its own rows of A and columns of B).
 template <typename T>
-void choose_grid(GemmPlan<T> &p, int threads) {
+bool choose_grid(GemmPlan<T> &p, int units) {
+  const int threads = units;
+  bool found = false;
   const double lanes = 32.0 / sizeof(T);  // FMA lanes per cycle (2 × 256-bit pipes)
   double best = -1;
   for (int tm = 1; tm <= threads; ++tm) {
@@ -186,8 +201,10 @@ void choose_grid(GemmPlan<T> &p, int threads) {
       best = cost;
       p.tm = tm;
       p.tn = tn;
+      found = true;
     }
   }
+  return found;
 }
 
 }  // namespace
@@ -238,19 +255,17 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   int want = std::min<double>(h->num_threads, std::max(1.0, std::floor(flops / kMinFlopsPerThread)));
   want = int(std::min<int64_t>(want, p.m_tiles * p.n_tiles));
   ThreadPool::Lease lease = ThreadPool::instance().acquire(want);
-  int threads = std::max(1, std::min(want, lease.granted()));
-  p.tm = 1;
-  p.tn = 1;
-  // A grid must divide the thread count; fall back to fewer threads if the
-  // tile counts admit no grid (e.g. a prime count larger than both).
-  for (; threads > 1; --threads) {
-    p.tm = 0;
-    choose_grid(p, threads);
-    if (p.tm) break;
-  }
-  if (threads == 1) p.tm = p.tn = 1;
+  const int threads = std::max(1, std::min(want, lease.granted()));
+  // Work units: several per thread so that the split stays balanced when a
+  // thread starts late (shared or virtualised cores); fewer for big problems,
+  // where every extra unit repacks panels. A grid must divide the unit count
+  // and fit the tiles; fall back to fewer units until one does.
+  int units = threads == 1 ? 1 : threads * (flops < kFewUnitsFlops ? 4 : 2);
+  units = int(std::min<int64_t>(units, p.m_tiles * p.n_tiles));
+  p.tm = p.tn = 1;
+  while (units > 1 && !choose_grid(p, units)) --units;
 
-  // Workspace: per thread, the A block and the B panel it packs.
+  // Workspace: per thread, the A block and the B panel of the unit it runs.
   const int64_t rows = ceil_div(p.m_tiles, p.tm) * p.mr_e;  // elements
   const int64_t cols = ceil_div(p.n_tiles, p.tn) * p.nr;
   size_t bytes_a, bytes_b;
