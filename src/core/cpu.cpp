@@ -56,13 +56,18 @@ int available_cores() {
   return 1;
 }
 
-int default_num_threads() {
-  if (const char *s = std::getenv("TESSERA_NUM_THREADS")) {
+int64_t env_int64(const char *name) {
+  if (const char *s = std::getenv(name)) {
     char *end = nullptr;
-    long v = std::strtol(s, &end, 10);
-    if (end != s && *end == '\0' && v >= 1 && v <= 255) return static_cast<int>(v);
+    long long v = std::strtoll(s, &end, 10);
+    if (end != s && *end == '\0' && v >= 1) return static_cast<int64_t>(v);
   }
-  return available_cores();
+  return 0;
+}
+
+int default_num_threads() {
+  const int64_t v = env_int64("TESSERA_NUM_THREADS");
+  return v >= 1 && v <= 255 ? static_cast<int>(v) : available_cores();
 }
 
 }  // namespace tessera

@@ -1,5 +1,7 @@
 // CPU feature detection and the choice of instruction-set path.
 #pragma once
+#include <cstdint>
+
 #include "tessera/tessera.h"
 
 namespace tessera {
@@ -16,5 +18,7 @@ Arch default_arch();
 int available_cores();
 // TESSERA_NUM_THREADS if set and valid, otherwise available_cores().
 int default_num_threads();
+// A positive integer from the environment, or 0 when unset or invalid.
+int64_t env_int64(const char *name);
 
 }  // namespace tessera

@@ -52,6 +52,9 @@ tesseraStatus_t tblasCreate(tblasHandle_t *handle) {
   ctx->num_threads = tessera::default_num_threads();
   ctx->arch = tessera::default_arch();
   ctx->last_arch = ctx->arch;
+  ctx->gemm_kc = tessera::env_int64("TESSERA_GEMM_KC");
+  ctx->gemm_mc = tessera::env_int64("TESSERA_GEMM_MC");
+  ctx->gemm_nc = tessera::env_int64("TESSERA_GEMM_NC");
   if (!tessera::handle_register(ctx)) {
     delete ctx;
     return TESSERA_STATUS_ALLOC_FAILED;

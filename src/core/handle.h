@@ -10,6 +10,9 @@ struct tblasContext {
   tessera::Arch arch = tessera::Arch::generic;  // path routines will use
   tessera::Arch last_arch = tessera::Arch::generic;
   int last_threads = 0;
+  // GEMM cache-block overrides in real elements (0 = the ISA table's value);
+  // from TESSERA_GEMM_KC / _MC / _NC, for tuning on a new machine.
+  int64_t gemm_kc = 0, gemm_mc = 0, gemm_nc = 0;
   tessera::Workspace workspace;
 };
 

@@ -245,9 +245,14 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
                      : macs <= kDirectMaxMacs;
   p.mr_e = p.K->mr / s;
   p.nr = Complex && p.direct ? std::max(1, p.K->nr / 2) : p.K->nr;  // complex direct tile: MR/2 × NR/2
-  p.kc_e = p.K->kc / s;
-  p.mc_e = p.K->mc / s;
-  p.nc = p.K->nc;
+  // Cache blocks: the ISA table's, or the handle's overrides rounded to whole
+  // micro-panels (MC to MR rows, NC to NR columns; KC even for 1m).
+  const int64_t kc = h->gemm_kc > 0 ? std::max<int64_t>(2, h->gemm_kc & ~int64_t(1)) : p.K->kc;
+  const int64_t mc = h->gemm_mc > 0 ? ceil_div(h->gemm_mc, p.K->mr) * p.K->mr : p.K->mc;
+  const int64_t nc = h->gemm_nc > 0 ? ceil_div(h->gemm_nc, p.K->nr) * p.K->nr : p.K->nc;
+  p.kc_e = kc / s;
+  p.mc_e = mc / s;
+  p.nc = nc;
   p.m_tiles = ceil_div(m, p.mr_e);
   p.n_tiles = ceil_div(n, p.nr);
 
