@@ -44,6 +44,33 @@ TESSERA_API tesseraStatus_t tblasZgemm(tblasHandle_t h, tblasOperation_t transa,
     int64_t lda, const tesseraDoubleComplex *B, int64_t ldb, const tesseraDoubleComplex *beta,
     tesseraDoubleComplex *C, int64_t ldc);
 
+/* Symmetric rank-k update on the `uplo` triangle of the n×n C (the other
+ * triangle is never read or written):
+ *   C = alpha*op(A)*op(A)^T + beta*C,  op(A) = A (n×k) for TBLAS_OP_N,
+ *   A^T (A is k×n) for TBLAS_OP_T; TBLAS_OP_C is accepted as T without
+ *   conjugation (symmetric, not Hermitian: the diagonal's imaginary part is
+ *   computed). */
+TESSERA_API tesseraStatus_t tblasSsyrk(tblasHandle_t h, tblasFillMode_t uplo, tblasOperation_t trans, int64_t n,
+    int64_t k, const float *alpha, const float *A, int64_t lda, const float *beta, float *C, int64_t ldc);
+TESSERA_API tesseraStatus_t tblasDsyrk(tblasHandle_t h, tblasFillMode_t uplo, tblasOperation_t trans, int64_t n,
+    int64_t k, const double *alpha, const double *A, int64_t lda, const double *beta, double *C, int64_t ldc);
+TESSERA_API tesseraStatus_t tblasCsyrk(tblasHandle_t h, tblasFillMode_t uplo, tblasOperation_t trans, int64_t n,
+    int64_t k, const tesseraComplex *alpha, const tesseraComplex *A, int64_t lda, const tesseraComplex *beta,
+    tesseraComplex *C, int64_t ldc);
+TESSERA_API tesseraStatus_t tblasZsyrk(tblasHandle_t h, tblasFillMode_t uplo, tblasOperation_t trans, int64_t n,
+    int64_t k, const tesseraDoubleComplex *alpha, const tesseraDoubleComplex *A, int64_t lda,
+    const tesseraDoubleComplex *beta, tesseraDoubleComplex *C, int64_t ldc);
+
+/* Hermitian rank-k update, real alpha and beta:
+ *   C = alpha*op(A)*op(A)^H + beta*C,  trans TBLAS_OP_N (A n×k) or TBLAS_OP_C
+ *   (A k×n); the diagonal's imaginary part is set to exactly zero. */
+TESSERA_API tesseraStatus_t tblasCherk(tblasHandle_t h, tblasFillMode_t uplo, tblasOperation_t trans, int64_t n,
+    int64_t k, const float *alpha, const tesseraComplex *A, int64_t lda, const float *beta, tesseraComplex *C,
+    int64_t ldc);
+TESSERA_API tesseraStatus_t tblasZherk(tblasHandle_t h, tblasFillMode_t uplo, tblasOperation_t trans, int64_t n,
+    int64_t k, const double *alpha, const tesseraDoubleComplex *A, int64_t lda, const double *beta,
+    tesseraDoubleComplex *C, int64_t ldc);
+
 #ifdef __cplusplus
 }
 #endif

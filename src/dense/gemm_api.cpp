@@ -1,27 +1,14 @@
 // Public GEMM entry points: handle check → argument validation → gemm_execute.
 // Nothing is computed here and nothing is written before validation passes.
 #include <cstdint>
-#include <limits>
 
 #include "core/handle.h"
 #include "dense/gemm_driver.h"
+#include "dense/validate.h"
 #include "tessera/blas.h"
 
 namespace tessera::dense {
 namespace {
-
-bool valid_op(tblasOperation_t op) { return op == TBLAS_OP_N || op == TBLAS_OP_T || op == TBLAS_OP_C; }
-
-// ld >= max(1, rows), and the last element's offset fits in 64 bits.
-bool valid_ld(int64_t ld, int64_t rows, int64_t cols) {
-  if (ld < 1 || ld < rows) return false;
-  return cols <= 1 || ld <= std::numeric_limits<int64_t>::max() / 2 / cols;
-}
-
-template <typename T, bool Complex>
-bool is_zero(const T *x) {
-  return x[0] == T(0) && (!Complex || x[1] == T(0));
-}
 
 template <typename T, bool Complex>
 tesseraStatus_t gemm_entry(tblasHandle_t h, tblasOperation_t transa, tblasOperation_t transb, int64_t m,

@@ -13,123 +13,27 @@
 #include <atomic>
 #include <cmath>
 
-#include "core/thread_pool.h"
 #include "dense/kernels/gemm_kernels.h"
+#include "dense/macro_kernel.h"
 
 namespace tessera::dense {
 
 namespace {
 
-// A thread must get at least this many flops to be worth waking: dispatch to a
-// spinning worker costs ~1 µs, to a sleeping one tens of µs, and this much work
-// takes ~5 µs at one core's f64 peak.
-constexpr double kMinFlopsPerThread = 2.5e5;
-
 // Problems up to this many multiply-adds skip packing (the direct kernel reads
 // A and B in place): below it, packing costs a large share of the multiply.
 constexpr double kDirectMaxMacs = 80.0 * 80.0 * 80.0;
 
-// Above this many flops (~10 ms on one core) a call uses 2 units per thread
-// instead of 4.
-constexpr double kFewUnitsFlops = 4e8;
 // Complex: a multiply-add is 4 real ones and the 1m packing writes A twice
 // over, so the native direct kernel wins up to a larger size (measured).
 constexpr double kDirectMaxMacsComplex = 64.0 * 64.0 * 64.0;
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-template <typename T>
-struct GemmPlan {
-  const GemmKernels<T> *K;
-  int s;  // 2 for complex (1m), 1 for real
-  int64_t m, n, k;
-  GemmOperand<T> A, B;
-  T alpha[2], beta[2];
-  T *C;
-  int64_t ldc;
-  int64_t mr_e, nr, kc_e, mc_e, nc;  // blocking in elements of the operation's type
-  bool direct;
-  int tm, tn;  // grid of work units over C's tiles (claimed dynamically by threads)
-  int64_t m_tiles, n_tiles;
-  Workspace *ws;
-  std::atomic<int> next_unit{0};
-};
-
-// Scales the m×n block at c by beta (complex when s == 2); beta == 0 writes
-// zeros without reading c (Netlib semantics).
-template <typename T>
-void scale_block(int s, int64_t m, int64_t n, const T *beta, T *c, int64_t ldc) {
-  const bool zero = beta[0] == T(0) && (s == 1 || beta[1] == T(0));
-  for (int64_t j = 0; j < n; ++j) {
-    T *cj = c + j * ldc * s;
-    if (zero) {
-      std::fill(cj, cj + m * s, T(0));
-    } else if (s == 1) {
-      for (int64_t i = 0; i < m; ++i) cj[i] *= beta[0];
-    } else {
-      for (int64_t i = 0; i < m; ++i) {
-        const T cr = cj[2 * i], ci = cj[2 * i + 1];
-        cj[2 * i] = beta[0] * cr - beta[1] * ci;
-        cj[2 * i + 1] = beta[0] * ci + beta[1] * cr;
-      }
-    }
-  }
-}
-
-template <typename T>
-void run_packed(const GemmPlan<T> &p, int tid, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
-  const GemmKernels<T> &K = *p.K;
-  const int s = p.s;
-  T *Ap = static_cast<T *>(p.ws->a(tid));
-  T *Bp = static_cast<T *>(p.ws->b(tid));
-  const bool cplx = s == 2;
-  const T alpha_k = cplx ? T(1) : p.alpha[0];  // complex alpha is folded into packed B
-  // The kernels take a real beta. A complex beta other than 0 or 1 is applied
-  // to the tile with the complex product first, as Netlib's BETA*C(I,J) does:
-  // even beta = (2, 0) must turn C = (-Inf, 0) into (-Inf, NaN) like the
-  // reference, which a real scaling would not.
-  const bool beta_complex = cplx && !(p.beta[1] == T(0) && (p.beta[0] == T(0) || p.beta[0] == T(1)));
-
-  for (int64_t jc = n0; jc < n1; jc += p.nc) {
-    const int64_t nc = std::min(p.nc, n1 - jc);
-    for (int64_t pc = 0; pc < p.k; pc += p.kc_e) {
-      const int64_t kc = std::min(p.kc_e, p.k - pc);
-      const int64_t kr = kc * s;  // k of the real problem the kernel sees
-      const T *b = p.B.p + (pc * p.B.rs + jc * p.B.cs) * s;
-      if (cplx) K.pack_b_1r(kc, nc, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, Bp);
-      else K.pack_b(kc, nc, b, p.B.rs, p.B.cs, Bp);
-
-      const bool first = pc == 0;
-      const bool prescale = first && beta_complex;  // kernels take a real beta
-      const T beta_k = !first || beta_complex ? T(1) : p.beta[0];
-
-      for (int64_t ic = m0; ic < m1; ic += p.mc_e) {
-        const int64_t mc = std::min(p.mc_e, m1 - ic);
-        const T *a = p.A.p + (ic * p.A.rs + pc * p.A.cs) * s;
-        if (cplx) K.pack_a_1e(mc, kc, a, p.A.rs, p.A.cs, p.A.conj, Ap);
-        else K.pack_a(mc, kc, a, p.A.rs, p.A.cs, Ap);
-
-        for (int64_t jr = 0; jr < nc; jr += p.nr) {
-          const int64_t nr = std::min(p.nr, nc - jr);
-          const T *bp = Bp + (jr / p.nr) * p.nr * kr;
-          for (int64_t ir = 0; ir < mc; ir += p.mr_e) {
-            const int64_t mr = std::min(p.mr_e, mc - ir);
-            T *c = p.C + ((ic + ir) + (jc + jr) * p.ldc) * s;
-            if (prescale) scale_block(s, mr, nr, p.beta, c, p.ldc);
-            K.ukr_packed(kr, alpha_k, Ap + (ir / p.mr_e) * K.mr * kr, bp, beta_k, c, p.ldc * s, mr * s, nr);
-          }
-        }
-      }
-    }
-  }
-}
 
 // Small real problems: no K blocking, B read in place, A read in place when
 // its columns are contiguous (op N) and packed once otherwise. Small complex
 // problems with op(A) = N and a real alpha: the native complex kernel on A and
 // B in place.
 template <typename T>
-void run_direct(const GemmPlan<T> &p, int tid, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+void run_direct(const Level3Plan<T> &p, int tid, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
   const GemmKernels<T> &K = *p.K;
   if (p.s == 2) {
     for (int64_t jr = n0; jr < n1; jr += p.nr) {
@@ -165,7 +69,7 @@ void run_direct(const GemmPlan<T> &p, int tid, int64_t m0, int64_t m1, int64_t n
 // are left; the caller alone can finish them all if a worker starts late.
 template <typename T>
 void gemm_task(void *ctx, int slot, int /*nslots*/) {
-  GemmPlan<T> &p = *static_cast<GemmPlan<T> *>(ctx);
+  Level3Plan<T> &p = *static_cast<Level3Plan<T> *>(ctx);
   const int units = p.tm * p.tn;
   for (int u = p.next_unit.fetch_add(1, std::memory_order_relaxed); u < units;
        u = p.next_unit.fetch_add(1, std::memory_order_relaxed)) {
@@ -185,7 +89,7 @@ void gemm_task(void *ctx, int slot, int /*nslots*/) {
 // estimated cycles: its tiles (compute) plus the panels it must pack (each
 // unit packs its own rows of A and columns of B).
 template <typename T>
-bool choose_grid(GemmPlan<T> &p, int units) {
+bool choose_grid(Level3Plan<T> &p, int units) {
   const int threads = units;
   bool found = false;
   const double lanes = 32.0 / sizeof(T);  // FMA lanes per cycle (2 × 256-bit pipes)
@@ -223,7 +127,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
     return TESSERA_STATUS_SUCCESS;
   }
 
-  GemmPlan<T> p{};
+  Level3Plan<T> p{};
   p.K = &gemm_kernels<T>(h->arch);
   p.s = s;
   p.m = m;
@@ -237,35 +141,24 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   p.beta[1] = Complex ? beta[1] : T(0);
   p.C = C;
   p.ldc = ldc;
+  p.tri = Triangle::all;
   const double macs = double(m) * double(n) * double(k);
   // The complex direct kernel needs op(A) = N (columns contiguous, not
   // conjugated) and a real alpha (applied after the sum; a complex one is
   // folded into packed B like Netlib's alpha*B(l,j) on the 1m path).
   p.direct = Complex ? macs <= kDirectMaxMacsComplex && A.rs == 1 && !A.conj && alpha[1] == T(0)
                      : macs <= kDirectMaxMacs;
-  p.mr_e = p.K->mr / s;
-  p.nr = Complex && p.direct ? std::max(1, p.K->nr / 2) : p.K->nr;  // complex direct tile: MR/2 × NR/2
-  // Cache blocks: the ISA table's, or the handle's overrides rounded to whole
-  // micro-panels (MC to MR rows, NC to NR columns; KC even for 1m).
-  const int64_t kc = h->gemm_kc > 0 ? std::max<int64_t>(2, h->gemm_kc & ~int64_t(1)) : p.K->kc;
-  const int64_t mc = h->gemm_mc > 0 ? ceil_div(h->gemm_mc, p.K->mr) * p.K->mr : p.K->mc;
-  const int64_t nc = h->gemm_nc > 0 ? ceil_div(h->gemm_nc, p.K->nr) * p.K->nr : p.K->nc;
-  p.kc_e = kc / s;
-  p.mc_e = mc / s;
-  p.nc = nc;
+  set_blocking(p, h);
+  if (Complex && p.direct) p.nr = std::max<int64_t>(1, p.K->nr / 2);  // complex direct tile: MR/2 × NR/2
   p.m_tiles = ceil_div(m, p.mr_e);
   p.n_tiles = ceil_div(n, p.nr);
 
   const double flops = 2.0 * double(m) * double(n) * double(k) * s * s;
-  int want = std::min<double>(h->num_threads, std::max(1.0, std::floor(flops / kMinFlopsPerThread)));
-  want = int(std::min<int64_t>(want, p.m_tiles * p.n_tiles));
-  ThreadPool::Lease lease = ThreadPool::instance().acquire(want);
-  const int threads = std::max(1, std::min(want, lease.granted()));
-  // Work units: several per thread so that the split stays balanced when a
-  // thread starts late (shared or virtualised cores); fewer for big problems,
-  // where every extra unit repacks panels. A grid must divide the unit count
-  // and fit the tiles; fall back to fewer units until one does.
-  int units = threads == 1 ? 1 : threads * (flops < kFewUnitsFlops ? 4 : 2);
+  int threads = 1;
+  ThreadPool::Lease lease = lease_threads(h, flops, p.m_tiles * p.n_tiles, &threads);
+  // A grid must divide the unit count and fit the tiles; fall back to fewer
+  // units until one does.
+  int units = threads == 1 ? 1 : threads * units_per_thread(flops);
   units = int(std::min<int64_t>(units, p.m_tiles * p.n_tiles));
   p.tm = p.tn = 1;
   while (units > 1 && !choose_grid(p, units)) --units;
@@ -273,17 +166,15 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   // Workspace: per thread, the A block and the B panel of the unit it runs.
   const int64_t rows = ceil_div(p.m_tiles, p.tm) * p.mr_e;  // elements
   const int64_t cols = ceil_div(p.n_tiles, p.tn) * p.nr;
-  size_t bytes_a, bytes_b;
-  if (p.direct) {
-    bytes_a = !Complex && A.rs != 1 ? size_t(rows) * size_t(k) * sizeof(T) : 0;
-    bytes_b = 0;
-  } else {
-    const int64_t kr = std::min(p.kc_e, k) * s;
-    bytes_a = size_t(ceil_div(std::min(p.mc_e, rows), p.mr_e) * p.K->mr) * size_t(kr) * sizeof(T);
-    bytes_b = size_t(ceil_div(std::min(p.nc, cols), p.nr) * p.nr) * size_t(kr) * sizeof(T);
-  }
   p.ws = &h->workspace;
-  if (!p.ws->reserve(threads, bytes_a, bytes_b)) return TESSERA_STATUS_ALLOC_FAILED;
+  bool ok;
+  if (p.direct) {
+    const size_t bytes_a = !Complex && A.rs != 1 ? size_t(rows) * size_t(k) * sizeof(T) : 0;
+    ok = p.ws->reserve(threads, bytes_a, 0);
+  } else {
+    ok = reserve_packing(p, *p.ws, threads, rows, cols);
+  }
+  if (!ok) return TESSERA_STATUS_ALLOC_FAILED;
 
   h->last_threads = threads;
   lease.run(threads, &gemm_task<T>, &p);

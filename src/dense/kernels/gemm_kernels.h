@@ -53,9 +53,10 @@ struct GemmKernels {
   // 1m packers. a/b point at interleaved complex data; rs/cs in complex
   // elements; mc, kc, nc in complex elements. Panels are MR real rows × 2kc.
   void (*pack_a_1e)(int64_t mc, int64_t kc, const T *a, int64_t rs, int64_t cs, bool conj, T *ap);
-  // Multiplies each element by the complex alpha (as Netlib forms alpha*B(l,j)).
+  // Multiplies each element by alpha as Netlib forms alpha*B(l,j): the complex
+  // product, or with alpha_real (HERK's real alpha) a plain scaling of both parts.
   void (*pack_b_1r)(int64_t kc, int64_t nc, const T *b, int64_t rs, int64_t cs, bool conj,
-                    const T *alpha, T *bp);
+                    const T *alpha, bool alpha_real, T *bp);
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.

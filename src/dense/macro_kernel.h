@@ -1,0 +1,229 @@
+// The blocked macro-kernel shared by every level-3 operation: GotoBLAS/BLIS
+// loops over NC/KC/MC blocks, packing through the ISA table's packers, and the
+// micro-kernel on each MR×NR tile. GEMM runs every tile; SYRK/HERK run it
+// triangle-aware (BLIS's gemmt idea): tiles outside the stored triangle are
+// skipped, interior tiles go straight to the micro-kernel, and tiles that
+// cross the diagonal run the same micro-kernel on a local copy holding only
+// the triangle's elements, so the other triangle is never read or written and
+// every element sees the same arithmetic wherever its tile falls.
+// Internal header (templates): included by the level-3 drivers only.
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "core/handle.h"
+#include "core/thread_pool.h"
+#include "core/workspace.h"
+#include "dense/gemm_driver.h"
+#include "dense/kernels/gemm_kernels.h"
+
+namespace tessera::dense {
+
+inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// A thread must get at least this many flops to be worth waking: dispatch to a
+// spinning worker costs ~1 µs, to a sleeping one tens of µs, and this much work
+// takes ~5 µs at one core's f64 peak.
+constexpr double kMinFlopsPerThread = 2.5e5;
+
+// Work units per thread: several, so that the split stays balanced when a
+// thread starts late (shared or virtualised cores); fewer above kFewUnitsFlops
+// (~10 ms on one core), where every extra unit repacks panels.
+constexpr double kFewUnitsFlops = 4e8;
+inline int units_per_thread(double flops) { return flops < kFewUnitsFlops ? 4 : 2; }
+
+// Leases threads for a call of `flops` with at most `max_units` units of work.
+inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int64_t max_units, int *threads) {
+  int want = int(std::min<double>(h->num_threads, std::max(1.0, std::floor(flops / kMinFlopsPerThread))));
+  want = int(std::max<int64_t>(1, std::min<int64_t>(want, max_units)));
+  ThreadPool::Lease lease = ThreadPool::instance().acquire(want);
+  *threads = std::max(1, std::min(want, lease.granted()));
+  return lease;
+}
+
+// Which part of C an operation updates.
+enum class Triangle { all, lower, upper };
+
+template <typename T>
+struct Level3Plan {
+  const GemmKernels<T> *K;
+  int s;  // 2 for complex (1m), 1 for real
+  int64_t m, n, k;
+  GemmOperand<T> A, B;
+  T alpha[2], beta[2];
+  T *C;
+  int64_t ldc;
+  int64_t mr_e, nr, kc_e, mc_e, nc;  // blocking in elements of the operation's type
+  bool direct;
+  Triangle tri = Triangle::all;
+  bool alpha_real = false;    // complex op with a real alpha (HERK): scale B without cross terms
+  bool real_diagonal = false; // HERK: the diagonal's imaginary part is set to zero
+  int tm, tn;  // GEMM: grid of work units over C's tiles (claimed dynamically by threads)
+  int64_t m_tiles, n_tiles;
+  std::vector<int64_t> strips;  // SYRK: column boundaries of the work units
+  Workspace *ws;
+  std::atomic<int> next_unit{0};
+};
+
+// Register tile and cache blocks in elements of the operation's type: the ISA
+// table's, or the handle's overrides rounded to whole micro-panels (MC to MR
+// rows, NC to NR columns; KC even for 1m).
+template <typename T>
+void set_blocking(Level3Plan<T> &p, const tblasContext *h) {
+  const int s = p.s;
+  const int64_t kc = h->gemm_kc > 0 ? std::max<int64_t>(2, h->gemm_kc & ~int64_t(1)) : p.K->kc;
+  const int64_t mc = h->gemm_mc > 0 ? ceil_div(h->gemm_mc, p.K->mr) * p.K->mr : p.K->mc;
+  const int64_t nc = h->gemm_nc > 0 ? ceil_div(h->gemm_nc, p.K->nr) * p.K->nr : p.K->nc;
+  p.mr_e = p.K->mr / s;
+  p.nr = p.K->nr;
+  p.kc_e = kc / s;
+  p.mc_e = mc / s;
+  p.nc = nc;
+}
+
+// Packing buffers per thread for blocks of at most `rows` × `cols` elements.
+template <typename T>
+bool reserve_packing(const Level3Plan<T> &p, Workspace &ws, int threads, int64_t rows, int64_t cols) {
+  const int64_t kr = std::min(p.kc_e, p.k) * p.s;
+  const size_t bytes_a = size_t(ceil_div(std::min(p.mc_e, rows), p.mr_e) * p.K->mr) * size_t(kr) * sizeof(T);
+  const size_t bytes_b = size_t(ceil_div(std::min(p.nc, cols), p.nr) * p.nr) * size_t(kr) * sizeof(T);
+  return ws.reserve(threads, bytes_a, bytes_b);
+}
+
+// Scales the m×n block at c by beta (complex when s == 2); beta == 0 writes
+// zeros without reading c (Netlib semantics). With tri != all, only elements
+// of that triangle are touched; (i0, j0) is the block's position in C.
+template <typename T>
+void scale_block(int s, int64_t m, int64_t n, const T *beta, T *c, int64_t ldc, Triangle tri = Triangle::all,
+                 int64_t i0 = 0, int64_t j0 = 0) {
+  const bool zero = beta[0] == T(0) && (s == 1 || beta[1] == T(0));
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t lo = 0, hi = m;  // rows of column j inside the triangle
+    if (tri == Triangle::lower) lo = std::clamp<int64_t>(j0 + j - i0, 0, m);
+    if (tri == Triangle::upper) hi = std::clamp<int64_t>(j0 + j - i0 + 1, 0, m);
+    T *cj = c + j * ldc * s;
+    if (zero) {
+      std::fill(cj + lo * s, cj + hi * s, T(0));
+    } else if (s == 1) {
+      for (int64_t i = lo; i < hi; ++i) cj[i] *= beta[0];
+    } else {
+      for (int64_t i = lo; i < hi; ++i) {
+        const T cr = cj[2 * i], ci = cj[2 * i + 1];
+        cj[2 * i] = beta[0] * cr - beta[1] * ci;
+        cj[2 * i + 1] = beta[0] * ci + beta[1] * cr;
+      }
+    }
+  }
+}
+
+// Where an MR×NR tile at (i, j) with mr × nr elements lies against the
+// triangle. A tile holding any diagonal element is a diagonal tile (HERK must
+// zero those elements' imaginary parts), even if it lies inside the triangle.
+enum class TileKind { skip, full, diagonal };
+inline TileKind tile_kind(Triangle tri, int64_t i, int64_t j, int64_t mr, int64_t nr) {
+  switch (tri) {
+    case Triangle::all: return TileKind::full;
+    case Triangle::lower:  // keep i >= j
+      if (i + mr - 1 < j) return TileKind::skip;
+      return i > j + nr - 1 ? TileKind::full : TileKind::diagonal;
+    case Triangle::upper:  // keep i <= j
+      if (i > j + nr - 1) return TileKind::skip;
+      return i + mr - 1 < j ? TileKind::full : TileKind::diagonal;
+  }
+  return TileKind::full;
+}
+
+// A tile that crosses the diagonal: gather the triangle's elements into a
+// zeroed local tile, run the micro-kernel there, scatter them back.
+template <typename T>
+void diagonal_tile(const Level3Plan<T> &p, int64_t kr, T alpha_k, const T *ap, const T *bp, T beta_k, bool prescale,
+                   int64_t gi, int64_t gj, int64_t mr, int64_t nr) {
+  const GemmKernels<T> &K = *p.K;
+  const int s = p.s;
+  alignas(64) T tile[32 * 12];  // MR (real rows) × NR of the largest table (AVX-512 f32 32×12)
+  const int64_t ldt = K.mr;     // real rows
+  std::fill(tile, tile + ldt * K.nr, T(0));
+  auto inside = [&](int64_t i, int64_t j) { return p.tri == Triangle::lower ? gi + i >= gj + j : gi + i <= gj + j; };
+  T *c = p.C + (gi + gj * p.ldc) * s;
+  if (beta_k != T(0) || prescale)
+    for (int64_t j = 0; j < nr; ++j)
+      for (int64_t i = 0; i < mr; ++i)
+        if (inside(i, j))
+          for (int r = 0; r < s; ++r) tile[(i * s + r) + j * ldt] = c[(i + j * p.ldc) * s + r];
+  if (prescale) scale_block(s, mr, nr, p.beta, tile, ldt / s, p.tri, gi, gj);
+  K.ukr_packed(kr, alpha_k, ap, bp, beta_k, tile, ldt, mr * s, nr);
+  for (int64_t j = 0; j < nr; ++j)
+    for (int64_t i = 0; i < mr; ++i)
+      if (inside(i, j)) {
+        for (int r = 0; r < s; ++r) c[(i + j * p.ldc) * s + r] = tile[(i * s + r) + j * ldt];
+        if (p.real_diagonal && gi + i == gj + j) c[(i + j * p.ldc) * s + 1] = T(0);
+      }
+}
+
+// One thread's block of C, rows [m0, m1) × columns [n0, n1), through the
+// packed panels in workspace slot `slot`.
+template <typename T>
+void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+  const GemmKernels<T> &K = *p.K;
+  const int s = p.s;
+  T *Ap = static_cast<T *>(p.ws->a(slot));
+  T *Bp = static_cast<T *>(p.ws->b(slot));
+  const bool cplx = s == 2;
+  const T alpha_k = cplx ? T(1) : p.alpha[0];  // complex alpha is folded into packed B
+  // The kernels take a real beta. A complex beta other than 0 or 1 is applied
+  // to the tile with the complex product first, as Netlib's BETA*C(I,J) does:
+  // even beta = (2, 0) must turn C = (-Inf, 0) into (-Inf, NaN) like the
+  // reference, which a real scaling would not. (HERK's real beta scales each
+  // component, like Netlib's REAL*COMPLEX, so it goes to the kernel.)
+  const bool beta_complex =
+      cplx && !p.alpha_real && !(p.beta[1] == T(0) && (p.beta[0] == T(0) || p.beta[0] == T(1)));
+
+  for (int64_t jc = n0; jc < n1; jc += p.nc) {
+    const int64_t nc = std::min(p.nc, n1 - jc);
+    for (int64_t pc = 0; pc < p.k; pc += p.kc_e) {
+      const int64_t kc = std::min(p.kc_e, p.k - pc);
+      const int64_t kr = kc * s;  // k of the real problem the kernel sees
+      const T *b = p.B.p + (pc * p.B.rs + jc * p.B.cs) * s;
+      if (cplx) K.pack_b_1r(kc, nc, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.alpha_real, Bp);
+      else K.pack_b(kc, nc, b, p.B.rs, p.B.cs, Bp);
+
+      const bool first = pc == 0;
+      const bool prescale = first && beta_complex;  // kernels take a real beta
+      const T beta_k = !first || beta_complex ? T(1) : p.beta[0];
+
+      for (int64_t ic = m0; ic < m1; ic += p.mc_e) {
+        const int64_t mc = std::min(p.mc_e, m1 - ic);
+        // Rows of this block that meet the triangle within these columns.
+        if (p.tri == Triangle::lower && ic + mc - 1 < jc) continue;
+        if (p.tri == Triangle::upper && ic > jc + nc - 1) continue;
+        const T *a = p.A.p + (ic * p.A.rs + pc * p.A.cs) * s;
+        if (cplx) K.pack_a_1e(mc, kc, a, p.A.rs, p.A.cs, p.A.conj, Ap);
+        else K.pack_a(mc, kc, a, p.A.rs, p.A.cs, Ap);
+
+        for (int64_t jr = 0; jr < nc; jr += p.nr) {
+          const int64_t nr = std::min(p.nr, nc - jr);
+          const T *bp = Bp + (jr / p.nr) * p.nr * kr;
+          for (int64_t ir = 0; ir < mc; ir += p.mr_e) {
+            const int64_t mr = std::min(p.mr_e, mc - ir);
+            const T *ap = Ap + (ir / p.mr_e) * K.mr * kr;
+            const int64_t gi = ic + ir, gj = jc + jr;
+            const TileKind kind = tile_kind(p.tri, gi, gj, mr, nr);
+            if (kind == TileKind::skip) continue;
+            if (kind == TileKind::diagonal) {
+              diagonal_tile(p, kr, alpha_k, ap, bp, beta_k, prescale, gi, gj, mr, nr);
+              continue;
+            }
+            T *c = p.C + (gi + gj * p.ldc) * s;
+            if (prescale) scale_block(s, mr, nr, p.beta, c, p.ldc);
+            K.ukr_packed(kr, alpha_k, ap, bp, beta_k, c, p.ldc * s, mr * s, nr);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace tessera::dense

@@ -1,0 +1,139 @@
+// SYRK/HERK on the GEMM engine: C's triangle = alpha·op(A)·op(A)^T (^H) + beta·C.
+//
+// The GEMM operands are op(A) and op(A)^T — the same array with rows and
+// columns swapped (HERK conjugates one side). The shared macro-kernel runs
+// triangle-aware (macro_kernel.h): only tiles meeting the triangle are
+// computed, n(n+1)/2·k multiply-adds instead of n²k. Threads claim column
+// strips of equal triangle *area* (not equal width), so the strips holding
+// long columns are narrow and no thread is left with the bulk of the work —
+// the seed's load-balancing lesson (its diagonal tiles piled on one core).
+// Results are bitwise identical for any thread count: tiles sit on one global
+// grid and every element sees the same arithmetic.
+#include "dense/syrk_driver.h"
+
+#include <algorithm>
+
+#include "dense/kernels/gemm_kernels.h"
+#include "dense/macro_kernel.h"
+
+namespace tessera::dense {
+
+namespace {
+
+// The triangle (and, for HERK, the real diagonal) scaled by beta; beta == 0
+// writes zeros without reading. HERK's beta is real and scales each part
+// (Netlib's REAL*COMPLEX); SYRK's complex beta uses the complex product.
+template <typename T>
+void scale_triangle(int s, bool lower, bool herk, int64_t n, const T *beta, T *C, int64_t ldc) {
+  const T real_beta[2] = {beta[0], T(0)};
+  for (int64_t j = 0; j < n; ++j) {
+    const int64_t i0 = lower ? j : 0, i1 = lower ? n : j + 1;
+    T *c = C + (i0 + j * ldc) * s;
+    if (herk) {
+      scale_block(1, (i1 - i0) * 2, 1, real_beta, c, 0);
+      C[(j + j * ldc) * 2 + 1] = T(0);
+    } else {
+      scale_block(s, i1 - i0, 1, beta, c, 0);
+    }
+  }
+}
+
+// Column strips [strips[u], strips[u+1]) of whole NR panels with about equal
+// triangle area each.
+std::vector<int64_t> equal_area_strips(bool lower, int64_t n, int64_t nr, int units) {
+  const int64_t panels = ceil_div(n, nr);
+  auto area = [&](int64_t q) {  // elements of the triangle in panel q
+    double a = 0;
+    for (int64_t j = q * nr; j < std::min(n, (q + 1) * nr); ++j) a += double(lower ? n - j : j + 1);
+    return a;
+  };
+  double total = 0;
+  for (int64_t q = 0; q < panels; ++q) total += area(q);
+  std::vector<int64_t> strips{0};
+  double acc = 0;
+  for (int64_t q = 0; q < panels; ++q) {
+    acc += area(q);
+    const int64_t done = int64_t(strips.size());  // strips closed so far + 1
+    if (acc >= total * double(done) / units && q + 1 < panels && done < units) strips.push_back((q + 1) * nr);
+  }
+  strips.push_back(n);
+  return strips;
+}
+
+template <typename T>
+void syrk_task(void *ctx, int slot, int /*nslots*/) {
+  Level3Plan<T> &p = *static_cast<Level3Plan<T> *>(ctx);
+  const int units = int(p.strips.size()) - 1;
+  for (int u = p.next_unit.fetch_add(1, std::memory_order_relaxed); u < units;
+       u = p.next_unit.fetch_add(1, std::memory_order_relaxed)) {
+    const int64_t n0 = p.strips[u], n1 = p.strips[u + 1];
+    // Rows meeting the triangle in these columns, from a tile boundary.
+    const int64_t m0 = p.tri == Triangle::lower ? n0 / p.mr_e * p.mr_e : 0;
+    const int64_t m1 = p.tri == Triangle::lower ? p.n : n1;
+    run_packed(p, slot, m0, m1, n0, n1);
+  }
+}
+
+}  // namespace
+
+template <typename T, bool Complex>
+tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, int64_t k, const T *alpha,
+                             GemmOperand<T> opA, const T *beta, T *C, int64_t ldc) {
+  constexpr int s = Complex ? 2 : 1;
+  h->last_arch = h->arch;
+  h->last_threads = 1;
+  if (n == 0) return TESSERA_STATUS_SUCCESS;
+  const bool alpha_zero = alpha[0] == T(0) && (!Complex || alpha[1] == T(0));
+  const bool beta_one = beta[0] == T(1) && (!Complex || beta[1] == T(0));
+  if (alpha_zero || k == 0) {
+    if (!beta_one) scale_triangle(s, lower, herk, n, beta, C, ldc);
+    return TESSERA_STATUS_SUCCESS;
+  }
+
+  Level3Plan<T> p{};
+  p.K = &gemm_kernels<T>(h->arch);
+  p.s = s;
+  p.m = p.n = n;
+  p.k = k;
+  p.A = opA;
+  // op(A)^T: the same array, rows and columns swapped; HERK's ^H conjugates it.
+  p.B = GemmOperand<T>{opA.p, opA.cs, opA.rs, herk ? !opA.conj : opA.conj};
+  p.alpha[0] = alpha[0];
+  p.alpha[1] = Complex && !herk ? alpha[1] : T(0);
+  p.beta[0] = beta[0];
+  p.beta[1] = Complex && !herk ? beta[1] : T(0);
+  p.C = C;
+  p.ldc = ldc;
+  p.direct = false;
+  p.tri = lower ? Triangle::lower : Triangle::upper;
+  p.alpha_real = herk;
+  p.real_diagonal = herk;
+  set_blocking(p, h);
+  p.m_tiles = ceil_div(n, p.mr_e);
+  p.n_tiles = ceil_div(n, p.nr);
+
+  const double flops = double(n) * double(n + 1) * double(k) * s * s;
+  int threads = 1;
+  ThreadPool::Lease lease = lease_threads(h, flops, p.n_tiles, &threads);
+  const int units = int(std::min<int64_t>(threads == 1 ? 1 : threads * units_per_thread(flops), p.n_tiles));
+  p.strips = equal_area_strips(lower, n, p.nr, units);
+  int64_t widest = 0;
+  for (size_t u = 0; u + 1 < p.strips.size(); ++u) widest = std::max(widest, p.strips[u + 1] - p.strips[u]);
+
+  p.ws = &h->workspace;
+  if (!reserve_packing(p, *p.ws, threads, n, widest)) return TESSERA_STATUS_ALLOC_FAILED;
+  h->last_threads = threads;
+  lease.run(threads, &syrk_task<T>, &p);
+  return TESSERA_STATUS_SUCCESS;
+}
+
+template tesseraStatus_t syrk_execute<float, false>(tblasContext *, bool, bool, int64_t, int64_t, const float *,
+                                                     GemmOperand<float>, const float *, float *, int64_t);
+template tesseraStatus_t syrk_execute<double, false>(tblasContext *, bool, bool, int64_t, int64_t, const double *,
+                                                      GemmOperand<double>, const double *, double *, int64_t);
+template tesseraStatus_t syrk_execute<float, true>(tblasContext *, bool, bool, int64_t, int64_t, const float *,
+                                                    GemmOperand<float>, const float *, float *, int64_t);
+template tesseraStatus_t syrk_execute<double, true>(tblasContext *, bool, bool, int64_t, int64_t, const double *,
+                                                     GemmOperand<double>, const double *, double *, int64_t);
+
+}  // namespace tessera::dense

@@ -1,0 +1,332 @@
+// SYRK/HERK: differential tests against a wide-precision Netlib-loop reference
+// with the other triangle poisoned and checked byte-for-byte, on every ISA
+// path and thread count; edge semantics; HERK's real diagonal; validation.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "tessera/blas.h"
+#include "test_util.h"
+
+namespace {
+
+using tt::real_t;
+template <typename T> using V = std::vector<T>;
+
+// Routine selector: SYRK for every type, HERK for complex (alpha/beta real).
+template <typename T>
+tesseraStatus_t syrk(tblasHandle_t h, tblasFillMode_t u, tblasOperation_t t, int64_t n, int64_t k, const T *al,
+                     const T *A, int64_t lda, const T *be, T *C, int64_t ldc) {
+  if constexpr (std::is_same_v<T, float>) return tblasSsyrk(h, u, t, n, k, al, A, lda, be, C, ldc);
+  else if constexpr (std::is_same_v<T, double>) return tblasDsyrk(h, u, t, n, k, al, A, lda, be, C, ldc);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return tblasCsyrk(h, u, t, n, k, (const tesseraComplex *)al, (const tesseraComplex *)A, lda,
+                      (const tesseraComplex *)be, (tesseraComplex *)C, ldc);
+  else
+    return tblasZsyrk(h, u, t, n, k, (const tesseraDoubleComplex *)al, (const tesseraDoubleComplex *)A, lda,
+                      (const tesseraDoubleComplex *)be, (tesseraDoubleComplex *)C, ldc);
+}
+template <typename T>
+tesseraStatus_t herk(tblasHandle_t h, tblasFillMode_t u, tblasOperation_t t, int64_t n, int64_t k,
+                     const real_t<T> *al, const T *A, int64_t lda, const real_t<T> *be, T *C, int64_t ldc) {
+  if constexpr (std::is_same_v<T, std::complex<float>>)
+    return tblasCherk(h, u, t, n, k, al, (const tesseraComplex *)A, lda, be, (tesseraComplex *)C, ldc);
+  else
+    return tblasZherk(h, u, t, n, k, al, (const tesseraDoubleComplex *)A, lda, be, (tesseraDoubleComplex *)C, ldc);
+}
+
+std::vector<tesseraArch_t> supported_paths() {
+  std::vector<tesseraArch_t> out;
+  for (auto a : {TESSERA_ARCH_GENERIC, TESSERA_ARCH_AVX2, TESSERA_ARCH_AVX512})
+    if (tesseraArchSupported(a)) out.push_back(a);
+  return out;
+}
+
+struct Handle {
+  tblasHandle_t h = nullptr;
+  Handle() { EXPECT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS); }
+  ~Handle() { tblasDestroy(h); }
+};
+
+struct Case {
+  bool lower;
+  tblasOperation_t t;
+  int64_t n, k, pad_a, pad_c;
+};
+
+bool in_tri(bool lower, int64_t i, int64_t j) { return lower ? i >= j : i <= j; }
+
+// Reference in Netlib's order (alpha applied to the "B" side first), on the
+// triangle; HERK conjugates the B side and zeroes the diagonal's imaginary part.
+template <typename T>
+void ref_syrk(bool lower, bool herk, tblasOperation_t t, int64_t n, int64_t k, T alpha, const T *A, int64_t lda,
+              T beta, const V<T> &C0, int64_t ldc, V<tt::wide_of<T>> &ref, V<double> &bound) {
+  using W = tt::wide_of<T>;
+  ref.assign(size_t(ldc) * size_t(n), W(0));
+  bound.assign(size_t(ldc) * size_t(n), 0.0);
+  const tblasOperation_t ta = (t == TBLAS_OP_N) ? TBLAS_OP_N : (herk ? TBLAS_OP_C : TBLAS_OP_T);
+  const W wa = tt::widen(alpha), wb = tt::widen(beta);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) {
+      if (!in_tri(lower, i, j)) continue;
+      const W c0 = tt::widen(C0[i + j * ldc]);
+      W acc = beta == T(0) ? W(0) : beta == T(1) ? c0 : tt::mul(wb, c0);
+      double mag = beta == T(0) ? 0.0 : double(tt::wabs(wb) * tt::wabs(c0));
+      if (alpha != T(0))
+        for (int64_t l = 0; l < k; ++l) {
+          const W a = tt::widen(tt::op_elem(A, lda, ta, i, l));
+          W b = tt::widen(tt::op_elem(A, lda, ta, j, l));  // op(A)(j,l) = op(A)^T(l,j)
+          if constexpr (tt::is_cplx<T>::value)
+            if (herk) b = std::conj(b);
+          acc += tt::mul(tt::mul(wa, b), a);
+          mag += double(tt::wabs(wa) * tt::wabs(a) * tt::wabs(b));
+        }
+      if constexpr (tt::is_cplx<T>::value)
+        if (herk && i == j) acc = W(acc.real(), 0);
+      ref[i + j * ldc] = acc;
+      bound[i + j * ldc] = mag;
+    }
+}
+
+template <typename T>
+tesseraStatus_t herk_call(tblasHandle_t h, tblasFillMode_t u, const Case &c, real_t<T> alpha, const T *A,
+                          int64_t lda, real_t<T> beta, T *C, int64_t ldc) {
+  return herk<T>(h, u, c.t, c.n, c.k, &alpha, A, lda, &beta, C, ldc);
+}
+
+// Runs one case; the other triangle and ld padding start as NaN and must come
+// back byte-identical. Returns the error report on the triangle.
+template <typename T>
+tt::ErrorReport run_case(tblasHandle_t h, const Case &c, bool herk, T alpha, T beta, std::mt19937_64 &rng,
+                         V<T> *out = nullptr) {
+  const bool tr = c.t != TBLAS_OP_N;
+  const int64_t arows = tr ? c.k : c.n, acols = tr ? c.n : c.k;
+  const int64_t lda = std::max<int64_t>(1, arows + c.pad_a), ldc = std::max<int64_t>(1, c.n + c.pad_c);
+  V<T> A = tt::random_vector<T>(size_t(lda * std::max<int64_t>(acols, 1)), rng);
+  V<T> C = tt::random_vector<T>(size_t(ldc * std::max<int64_t>(c.n, 1)), rng);
+  for (int64_t j = 0; j < c.n; ++j)
+    for (int64_t i = 0; i < ldc; ++i)
+      if (i >= c.n || !in_tri(c.lower, i, j)) C[i + j * ldc] = tt::nan_value<T>();
+  const V<T> C0 = C;
+  const auto u = c.lower ? TBLAS_FILL_MODE_LOWER : TBLAS_FILL_MODE_UPPER;
+  tesseraStatus_t st;
+  if constexpr (tt::is_cplx<T>::value) {
+    if (herk) {
+      const real_t<T> ar = alpha.real(), br = beta.real();
+      alpha = T(ar);
+      beta = T(br);
+      st = herk_call(h, u, c, ar, A.data(), lda, br, C.data(), ldc);
+    } else {
+      st = syrk(h, u, c.t, c.n, c.k, &alpha, A.data(), lda, &beta, C.data(), ldc);
+    }
+  } else {
+    st = syrk(h, u, c.t, c.n, c.k, &alpha, A.data(), lda, &beta, C.data(), ldc);
+  }
+  EXPECT_EQ(st, TESSERA_STATUS_SUCCESS);
+  for (int64_t j = 0; j < c.n; ++j)
+    for (int64_t i = 0; i < ldc; ++i)
+      if (i >= c.n || !in_tri(c.lower, i, j))
+        EXPECT_EQ(std::memcmp(&C[i + j * ldc], &C0[i + j * ldc], sizeof(T)), 0)
+            << "touched (" << i << "," << j << ") outside the triangle";
+  if constexpr (tt::is_cplx<T>::value)
+    if (herk)
+      for (int64_t j = 0; j < c.n; ++j) EXPECT_EQ(C[j + j * ldc].imag(), real_t<T>(0)) << "HERK diagonal " << j;
+  V<tt::wide_of<T>> ref;
+  V<double> bound;
+  ref_syrk<T>(c.lower, herk, c.t, c.n, c.k, alpha, A.data(), lda, beta, C0, ldc, ref, bound);
+  if (out) *out = C;
+  // Compare only the triangle: give the other entries the reference's value.
+  V<T> Cm = C;
+  for (int64_t j = 0; j < c.n; ++j)
+    for (int64_t i = 0; i < c.n; ++i)
+      if (!in_tri(c.lower, i, j)) Cm[i + j * ldc] = T(0);
+  return tt::compare<T>(Cm, ref, bound, c.n, c.n, ldc);
+}
+
+template <typename T>
+double ratio_limit(int64_t k) {
+  return std::max<double>(16.0, double(k + 2) * (tt::is_cplx<T>::value ? 2.0 : 1.0));
+}
+
+const std::vector<int64_t> kSizes = {0, 1, 2, 3, 5, 7, 8, 9, 12, 13, 16, 17, 23, 31, 33, 47, 48, 49, 64, 65, 97, 130};
+
+template <typename T>
+void sweep(bool herk, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<size_t> pick(0, kSizes.size() - 1);
+  std::uniform_int_distribution<int> pad(0, 2);
+  const std::vector<tblasOperation_t> ops =
+      herk ? std::vector<tblasOperation_t>{TBLAS_OP_N, TBLAS_OP_C}
+           : std::vector<tblasOperation_t>{TBLAS_OP_N, TBLAS_OP_T, TBLAS_OP_C};
+  for (tesseraArch_t arch : supported_paths()) {
+    Handle H;
+    ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+    double worst = 0;
+    int cases = 0;
+    for (bool lower : {true, false})
+      for (auto t : ops)
+        for (int rep = 0; rep < 16; ++rep) {
+          Case c{lower, t, kSizes[pick(rng)], kSizes[pick(rng)], pad(rng), pad(rng)};
+          if (rep == 15) c = Case{lower, t, 300, 270, 1, 3};  // crosses KC/MC blocks
+          auto r = run_case<T>(H.h, c, herk, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
+          ++cases;
+          worst = std::max(worst, r.worst_ratio);
+          EXPECT_LE(r.worst_ratio, ratio_limit<T>(c.k))
+              << tesseraGetArchString(arch) << (lower ? " L" : " U") << " n=" << c.n << " k=" << c.k;
+          EXPECT_EQ(r.mismatches, 0);
+          tesseraArch_t ran;
+          tblasGetLastArch(H.h, &ran);
+          EXPECT_EQ(ran, arch);
+        }
+    std::printf("[ worst ratio ] %s %s%s: %.3f over %d cases\n", tesseraGetArchString(arch), tt::type_name<T>(),
+                herk ? "herk" : "syrk", worst, cases);
+  }
+}
+
+TEST(Syrk, SweepFloat) { sweep<float>(false, 101); }
+TEST(Syrk, SweepDouble) { sweep<double>(false, 102); }
+TEST(Syrk, SweepComplexFloat) { sweep<std::complex<float>>(false, 103); }
+TEST(Syrk, SweepComplexDouble) { sweep<std::complex<double>>(false, 104); }
+TEST(Herk, SweepComplexFloat) { sweep<std::complex<float>>(true, 105); }
+TEST(Herk, SweepComplexDouble) { sweep<std::complex<double>>(true, 106); }
+
+// CSYRK is symmetric, not Hermitian: trans C equals trans T bit for bit, and
+// the diagonal keeps its computed imaginary part.
+TEST(Syrk, ComplexTransCIsTAndDiagonalIsComputed) {
+  using T = std::complex<float>;
+  std::mt19937_64 rng(7);
+  const int64_t n = 40, k = 30;
+  V<T> A = tt::random_vector<T>(size_t(k * n), rng), C1 = tt::random_vector<T>(size_t(n * n), rng), C2 = C1;
+  T alpha(0.5, 0.25), beta(1, 0);
+  Handle H;
+  ASSERT_EQ(syrk(H.h, TBLAS_FILL_MODE_LOWER, TBLAS_OP_T, n, k, &alpha, A.data(), k, &beta, C1.data(), n), 0);
+  ASSERT_EQ(syrk(H.h, TBLAS_FILL_MODE_LOWER, TBLAS_OP_C, n, k, &alpha, A.data(), k, &beta, C2.data(), n), 0);
+  EXPECT_EQ(std::memcmp(C1.data(), C2.data(), C1.size() * sizeof(T)), 0);
+  int nonzero_imag = 0;
+  for (int64_t j = 0; j < n; ++j) nonzero_imag += C1[j + j * n].imag() != 0.0f;
+  EXPECT_GT(nonzero_imag, n / 2);
+}
+
+tblasHandle_t handle() {
+  static Handle H;
+  return H.h;
+}
+
+// Edge semantics: n == 0; (alpha == 0 or k == 0) with beta == 1 is a no-op
+// (bit-identical, NaNs included); otherwise triangle = beta*C, zero without
+// reading when beta == 0; beta == 0 in the main path never reads C.
+template <typename T>
+void edges(bool is_herk) {
+  std::mt19937_64 rng(11);
+  const int64_t n = 37, k = 20;
+  const V<T> A = tt::random_vector<T>(size_t(n * k), rng);
+  auto call = [&](int64_t nn, int64_t kk, real_t<T> a, real_t<T> b, T *C) {
+    if constexpr (tt::is_cplx<T>::value)
+      if (is_herk) return herk<T>(handle(), TBLAS_FILL_MODE_UPPER, TBLAS_OP_N, nn, kk, &a, A.data(), n, &b, C, n);
+    T ta = T(a), tb = T(b);
+    return syrk<T>(handle(), TBLAS_FILL_MODE_UPPER, TBLAS_OP_N, nn, kk, &ta, A.data(), n, &tb, C, n);
+  };
+  V<T> nanC(size_t(n * n), tt::nan_value<T>());
+  V<T> C = nanC;
+  EXPECT_EQ(call(0, k, 1, 0, C.data()), TESSERA_STATUS_SUCCESS);
+  EXPECT_EQ(std::memcmp(C.data(), nanC.data(), C.size() * sizeof(T)), 0);
+  EXPECT_EQ(call(n, 0, 1, 1, C.data()), TESSERA_STATUS_SUCCESS);
+  EXPECT_EQ(std::memcmp(C.data(), nanC.data(), C.size() * sizeof(T)), 0) << "k=0, beta=1 must not touch C";
+  EXPECT_EQ(call(n, k, 0, 1, C.data()), TESSERA_STATUS_SUCCESS);
+  EXPECT_EQ(std::memcmp(C.data(), nanC.data(), C.size() * sizeof(T)), 0) << "alpha=0, beta=1 must not touch C";
+  // alpha == 0, beta == 0: upper triangle zero without reading; lower untouched.
+  EXPECT_EQ(call(n, k, 0, 0, C.data()), TESSERA_STATUS_SUCCESS);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i)
+      if (i <= j) EXPECT_EQ(C[i + j * n], T(0));
+      else EXPECT_TRUE(std::isnan(std::abs(C[i + j * n])));
+  // Main path, beta == 0 over NaN: every triangle element finite.
+  C = nanC;
+  EXPECT_EQ(call(n, k, 1, 0, C.data()), TESSERA_STATUS_SUCCESS);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i <= j; ++i) ASSERT_FALSE(std::isnan(std::abs(C[i + j * n]))) << i << "," << j;
+  // k == 0, beta = 2: triangle doubled (HERK: diagonal imaginary part zeroed).
+  V<T> R = tt::random_vector<T>(size_t(n * n), rng), R0 = R;
+  EXPECT_EQ(call(n, 0, 1, 2, R.data()), TESSERA_STATUS_SUCCESS);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) {
+      T want = i <= j ? R0[i + j * n] * real_t<T>(2) : R0[i + j * n];
+      if constexpr (tt::is_cplx<T>::value)
+        if (is_herk && i == j) want = T(want.real(), 0);
+      EXPECT_EQ(R[i + j * n], want);
+    }
+}
+
+TEST(Syrk, EdgesFloat) { edges<float>(false); }
+TEST(Syrk, EdgesComplexDouble) { edges<std::complex<double>>(false); }
+TEST(Herk, EdgesComplexFloat) { edges<std::complex<float>>(true); }
+
+// Bitwise identical for 1, 2 and 3 threads, every path, both triangles.
+template <typename T>
+void determinism(bool herk) {
+  for (tesseraArch_t arch : supported_paths())
+    for (bool lower : {true, false}) {
+      const Case c{lower, TBLAS_OP_N, 400, 150, 1, 2};
+      V<T> first;
+      for (int threads : {1, 2, 3}) {
+        Handle H;
+        ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+        ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
+        std::mt19937_64 rng(5);
+        V<T> out;
+        T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+        auto r = run_case<T>(H.h, c, herk, alpha, beta, rng, &out);
+        EXPECT_EQ(r.mismatches, 0);
+        int used = 0;
+        tblasGetLastThreads(H.h, &used);
+        if (threads > 1) EXPECT_GT(used, 1);
+        if (threads == 1) first = out;
+        else EXPECT_EQ(std::memcmp(out.data(), first.data(), out.size() * sizeof(T)), 0)
+            << tesseraGetArchString(arch) << " threads=" << threads << (lower ? " L" : " U");
+      }
+    }
+}
+
+TEST(Syrk, ThreadDeterminismDouble) { determinism<double>(false); }
+TEST(Syrk, ThreadDeterminismComplexFloat) { determinism<std::complex<float>>(false); }
+TEST(Herk, ThreadDeterminismComplexDouble) { determinism<std::complex<double>>(true); }
+
+// Invalid arguments: status, C untouched; HERK rejects trans T.
+TEST(Syrk, InvalidArguments) {
+  using T = std::complex<float>;
+  Handle H;
+  std::mt19937_64 rng(3);
+  V<T> A = tt::random_vector<T>(64, rng), C = tt::random_vector<T>(64, rng);
+  const V<T> C0 = C;
+  T one(1);
+  float rone = 1;
+  const auto L = TBLAS_FILL_MODE_LOWER;
+  const auto N = TBLAS_OP_N;
+  const auto badu = static_cast<tblasFillMode_t>(2);
+  const auto badt = static_cast<tblasOperation_t>(3);
+  auto expect_invalid = [&](tesseraStatus_t st, const char *what) {
+    EXPECT_EQ(st, TESSERA_STATUS_INVALID_VALUE) << what;
+    EXPECT_EQ(std::memcmp(C.data(), C0.data(), C.size() * sizeof(T)), 0) << what;
+  };
+  expect_invalid(syrk(H.h, badu, N, 4, 3, &one, A.data(), 4, &one, C.data(), 4), "uplo");
+  expect_invalid(syrk(H.h, L, badt, 4, 3, &one, A.data(), 4, &one, C.data(), 4), "trans");
+  expect_invalid(syrk(H.h, L, N, -1, 3, &one, A.data(), 4, &one, C.data(), 4), "n<0");
+  expect_invalid(syrk(H.h, L, N, 4, -1, &one, A.data(), 4, &one, C.data(), 4), "k<0");
+  expect_invalid(syrk(H.h, L, N, 4, 3, &one, A.data(), 3, &one, C.data(), 4), "lda<n");
+  expect_invalid(syrk(H.h, L, TBLAS_OP_T, 4, 3, &one, A.data(), 2, &one, C.data(), 4), "lda<k (T)");
+  expect_invalid(syrk(H.h, L, N, 4, 3, &one, A.data(), 4, &one, C.data(), 3), "ldc<n");
+  expect_invalid(syrk<T>(H.h, L, N, 4, 3, nullptr, A.data(), 4, &one, C.data(), 4), "alpha null");
+  expect_invalid(syrk<T>(H.h, L, N, 4, 3, &one, A.data(), 4, nullptr, C.data(), 4), "beta null");
+  expect_invalid(syrk<T>(H.h, L, N, 4, 3, &one, nullptr, 4, &one, C.data(), 4), "A null");
+  expect_invalid(syrk<T>(H.h, L, N, 4, 3, &one, A.data(), 4, &one, nullptr, 4), "C null");
+  expect_invalid(herk<T>(H.h, L, TBLAS_OP_T, 4, 3, &rone, A.data(), 4, &rone, C.data(), 4), "herk trans T");
+  expect_invalid(herk<T>(H.h, badu, N, 4, 3, &rone, A.data(), 4, &rone, C.data(), 4), "herk uplo");
+  EXPECT_EQ(syrk(nullptr, L, N, 4, 3, &one, A.data(), 4, &one, C.data(), 4), TESSERA_STATUS_NOT_INITIALIZED);
+  EXPECT_EQ(herk<T>(nullptr, L, N, 4, 3, &rone, A.data(), 4, &rone, C.data(), 4), TESSERA_STATUS_NOT_INITIALIZED);
+  // Real SYRK accepts C as T.
+  double dA[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, dC[16] = {}, d1 = 1, d0 = 0;
+  EXPECT_EQ(tblasDsyrk(H.h, L, TBLAS_OP_C, 4, 3, &d1, dA, 3, &d0, dC, 4), TESSERA_STATUS_SUCCESS);
+  EXPECT_EQ(dC[0], 1 * 1 + 2 * 2 + 3 * 3);
+}
+
+}  // namespace
