@@ -1,9 +1,14 @@
 // tessera-bench internals: timing, machine peak, peer libraries, reports.
 #pragma once
 #include <chrono>
+#include <complex>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
+#include <random>
+#include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace bench {
@@ -12,6 +17,26 @@ inline double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 double median(std::vector<double> v);
+
+inline std::vector<long> parse_list(const std::string &s) {
+  std::vector<long> v;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) v.push_back(std::atol(item.c_str()));
+  return v;
+}
+
+// Uniform random data in [-1, 1] (real and imaginary parts), never zeros.
+template <typename T>
+void fill(std::vector<T> &v, std::mt19937_64 &rng) {
+  std::uniform_real_distribution<double> d(-1, 1);
+  for (auto &x : v) {
+    if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>)
+      x = T(d(rng), d(rng));
+    else
+      x = T(d(rng));
+  }
+}
 
 // Measured FMA peak in GFLOP/s for `threads` threads (fp64 and fp32).
 struct Peak {
@@ -28,11 +53,30 @@ struct Peer {
   void (*dgemm)(int, int, int, int, int, int, double, const double *, int, const double *, int, double, double *, int) = nullptr;
   void (*cgemm)(int, int, int, int, int, int, const void *, const void *, int, const void *, int, const void *, void *, int) = nullptr;
   void (*zgemm)(int, int, int, int, int, int, const void *, const void *, int, const void *, int, const void *, void *, int) = nullptr;
+  void (*ssyrk)(int, int, int, int, int, float, const float *, int, float, float *, int) = nullptr;
+  void (*dsyrk)(int, int, int, int, int, double, const double *, int, double, double *, int) = nullptr;
+  void (*csyrk)(int, int, int, int, int, const void *, const void *, int, const void *, void *, int) = nullptr;
+  void (*zsyrk)(int, int, int, int, int, const void *, const void *, int, const void *, void *, int) = nullptr;
+  void (*cherk)(int, int, int, int, int, float, const void *, int, float, void *, int) = nullptr;
+  void (*zherk)(int, int, int, int, int, double, const void *, int, double, void *, int) = nullptr;
   std::function<void(int)> set_threads;
 };
 // Loads the peers present on this machine; `filter` is a comma list of name
 // prefixes ("" = all).
 std::vector<Peer> load_peers(const std::string &filter, bool verbose);
+
+// One library's way to run a case once.
+struct Runner {
+  std::string name;
+  std::function<void()> set_threads;
+  std::function<void()> call;
+};
+// Times one case over all runners, alternating in rotating order; returns the
+// median seconds per call for each (see timing.cpp for the protocol).
+std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double warm);
+// time_case turned into (library, GFLOP/s) for a call of `flops`.
+std::vector<std::pair<std::string, double>> measure_gflops(std::vector<Runner> &rs, int rounds, double batch_time,
+                                                           double warm, double flops);
 
 // One measured row of a report.
 struct Row {
@@ -50,6 +94,7 @@ void write_csv(const std::string &path, const std::vector<Row> &rows);
 bool write_plot(const std::string &png, const std::string &csv_dir, const std::vector<Row> &rows, const std::string &title);
 
 int gemm_main(int argc, char **argv);
+int syrk_main(int argc, char **argv);
 int pool_main(int argc, char **argv);
 int peak_main(int argc, char **argv);
 

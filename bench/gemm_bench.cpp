@@ -27,14 +27,6 @@ namespace {
 
 enum { kColMajor = 102, kNoTrans = 111, kTrans = 112, kConjTrans = 113 };
 
-std::vector<long> parse_list(const std::string &s) {
-  std::vector<long> v;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) v.push_back(std::atol(item.c_str()));
-  return v;
-}
-
 struct Shape {
   long m, n, k;
   bool square;
@@ -52,74 +44,8 @@ struct Options {
   std::string out = "bench-results";
 };
 
-template <typename T>
-void fill(std::vector<T> &v, std::mt19937_64 &rng) {
-  std::uniform_real_distribution<double> d(-1, 1);
-  for (auto &x : v) {
-    if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>)
-      x = T(d(rng), d(rng));
-    else
-      x = T(d(rng));
-  }
-}
-
 tblasOperation_t top(char c) { return c == 'N' ? TBLAS_OP_N : c == 'T' ? TBLAS_OP_T : TBLAS_OP_C; }
 int cop(char c) { return c == 'N' ? kNoTrans : c == 'T' ? kTrans : kConjTrans; }
-
-// One library's way to run the case once.
-struct Runner {
-  std::string name;
-  std::function<void()> set_threads;
-  std::function<void()> call;
-};
-
-// Times one case over all runners; returns median seconds per call for each.
-// Before each timed batch a library runs untimed for `warm` seconds (at least
-// one call): its threads wake up, the cores leave any idle state, and the
-// previous library's idle threads stop spinning (libgomp's spin for several
-// ms after a parallel region, OpenBLAS's pthread workers sched_yield-spin for
-// ~0.1 s; 20 ms covers the first, the yielding second costs little). An idle
-// pause instead would let the hypervisor park the vCPUs, which then come back
-// slow for milliseconds (measured here).
-// Calls longer than this (seconds) get no separate warm-up and at most 3 rounds.
-constexpr double kLongCall = 0.25;
-
-std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double warm) {
-  const size_t L = rs.size();
-  std::vector<int> batch(L, 1), warm_calls(L, 1);
-  bool long_calls = false;
-  for (size_t i = 0; i < L; ++i) {
-    rs[i].set_threads();
-    double t0 = now_s();
-    rs[i].call();  // first touch: pages, pools, buffers
-    double t = now_s() - t0;
-    if (t < kLongCall) {
-      rs[i].call();
-      t0 = now_s();
-      rs[i].call();
-      t = now_s() - t0;
-    }
-    t = std::max(t, 1e-7);
-    long_calls = long_calls || t >= kLongCall;
-    batch[i] = int(std::max(1.0, std::min(1e5, batch_time / t)));
-    // A call this long warms everything up by itself.
-    warm_calls[i] = t >= kLongCall ? 0 : int(std::max(1.0, std::min(1e5, warm / t)));
-  }
-  if (long_calls) rounds = std::min(rounds, 3);
-  std::vector<std::vector<double>> samples(L);
-  for (int r = 0; r < rounds; ++r)
-    for (size_t j = 0; j < L; ++j) {
-      size_t i = (j + size_t(r)) % L;  // rotate who goes first
-      rs[i].set_threads();
-      for (int w = 0; w < warm_calls[i]; ++w) rs[i].call();
-      double t0 = now_s();
-      for (int b = 0; b < batch[i]; ++b) rs[i].call();
-      samples[i].push_back((now_s() - t0) / batch[i]);
-    }
-  std::vector<double> med(L);
-  for (size_t i = 0; i < L; ++i) med[i] = median(samples[i]);
-  return med;
-}
 
 template <typename T>
 Row run_gemm_case(tblasHandle_t h, std::vector<Peer> &peers, const Shape &s, int threads, const Options &o,
@@ -159,19 +85,11 @@ Row run_gemm_case(tblasHandle_t h, std::vector<Peer> &peers, const Shape &s, int
                       pp->zgemm(kColMajor, cop(ta), cop(tb), m, n, k, &one, A.data(), lda, B.data(), ldb, &one, C.data(), ldc);
                   }});
   }
-  std::vector<double> sec = time_case(rs, o.rounds, o.batch_time, o.warm);
   const bool cplx = type == 'c' || type == 'z';
   const double flops = (cplx ? 8.0 : 2.0) * double(m) * double(n) * double(k);
-  Row row;
-  row.op = "gemm";
-  row.type = std::string(1, type);
-  row.shape = o.trans + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-  row.threads = threads;
-  row.size = double(s.square ? n : m);
-  row.square = s.square;
-  row.peak = peak;
-  for (size_t i = 0; i < rs.size(); ++i) row.gflops.push_back({rs[i].name, flops / sec[i] * 1e-9});
-  return row;
+  const std::string shape = o.trans + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+  return Row{"gemm", std::string(1, type), shape, threads, double(s.square ? n : m), s.square, peak,
+             measure_gflops(rs, o.rounds, o.batch_time, o.warm, flops)};
 }
 
 void usage() {

@@ -40,7 +40,14 @@ bool bind_cblas(Peer &p) {
   sym(p.lib, "cblas_dgemm", p.dgemm);
   sym(p.lib, "cblas_cgemm", p.cgemm);
   sym(p.lib, "cblas_zgemm", p.zgemm);
-  return p.sgemm && p.dgemm && p.cgemm && p.zgemm;
+  sym(p.lib, "cblas_ssyrk", p.ssyrk);
+  sym(p.lib, "cblas_dsyrk", p.dsyrk);
+  sym(p.lib, "cblas_csyrk", p.csyrk);
+  sym(p.lib, "cblas_zsyrk", p.zsyrk);
+  sym(p.lib, "cblas_cherk", p.cherk);
+  sym(p.lib, "cblas_zherk", p.zherk);
+  return p.sgemm && p.dgemm && p.cgemm && p.zgemm && p.ssyrk && p.dsyrk && p.csyrk && p.zsyrk && p.cherk &&
+         p.zherk;
 }
 
 // Loads `path` (a private copy when coretype is set) as an OpenBLAS peer.

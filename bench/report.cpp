@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -70,15 +71,16 @@ bool write_plot(const std::string &png, const std::string &dir, const std::vecto
   // One data file per (type, threads) panel with one column per library.
   // Panels in BLAS order s, d, c, z (then anything else), thread counts ascending.
   auto order = [](const std::string &t) { return std::string("sdcz").find(t) == std::string::npos ? 9 : int(std::string("sdcz").find(t)); };
-  std::map<std::tuple<int, std::string, int>, std::vector<const Row *>> panels;
+  std::map<std::tuple<std::string, int, std::string, int>, std::vector<const Row *>> panels;
   std::vector<std::string> libs;
   for (const Row &r : rows) {
     if (!r.square) continue;
-    panels[{order(r.type), r.type, r.threads}].push_back(&r);
+    panels[{r.op, order(r.type), r.type, r.threads}].push_back(&r);
     for (const auto &[lib, g] : r.gflops)
       if (std::find(libs.begin(), libs.end(), lib) == libs.end()) libs.push_back(lib);
   }
   if (panels.empty()) return false;
+  std::filesystem::create_directories(dir);
   std::string script = dir + "/plot.gp";
   std::ofstream gp(script);
   int cols = std::min<int>(4, int(panels.size()));
@@ -86,7 +88,8 @@ bool write_plot(const std::string &png, const std::string &dir, const std::vecto
   gp << "set terminal pngcairo size " << 520 * cols << "," << 400 * nrows + 40 << " font 'sans,10'\n";
   gp << "set output '" << png << "'\n";
   gp << "set multiplot layout " << nrows << "," << cols << " title '" << title << "'\n";
-  gp << "set logscale x 2\nset grid\nset key bottom right font ',8'\nset xlabel 'n (m=n=k)'\nset ylabel 'GFLOP/s'\n";
+  gp << "set logscale x 2\nset grid\nset key bottom right font ',8'\nset xlabel 'n (= k" << (rows.front().op == "gemm" ? " = m" : "")
+     << ")'\nset ylabel 'GFLOP/s'\n";
   gp << "set datafile separator ','\nset yrange [0:*]\n";
   int idx = 0;
   for (auto &[key, prs] : panels) {
@@ -102,7 +105,8 @@ bool write_plot(const std::string &png, const std::string &dir, const std::vecto
       }
       d << '\n';
     }
-    const auto &[rank, type, threads] = key;
+    const auto &[op, rank, type, threads] = key;
+    (void)op;
     (void)rank;
     gp << "set title '" << type << prs.front()->op << ", " << threads << " thread" << (threads > 1 ? "s" : "") << "'\n";
     gp << "plot '" << dat << "' using 1:2 with lines dt 2 lw 2 lc rgb 'black' title 'FMA peak'";

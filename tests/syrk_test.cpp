@@ -35,18 +35,8 @@ tesseraStatus_t herk(tblasHandle_t h, tblasFillMode_t u, tblasOperation_t t, int
     return tblasZherk(h, u, t, n, k, al, (const tesseraDoubleComplex *)A, lda, be, (tesseraDoubleComplex *)C, ldc);
 }
 
-std::vector<tesseraArch_t> supported_paths() {
-  std::vector<tesseraArch_t> out;
-  for (auto a : {TESSERA_ARCH_GENERIC, TESSERA_ARCH_AVX2, TESSERA_ARCH_AVX512})
-    if (tesseraArchSupported(a)) out.push_back(a);
-  return out;
-}
-
-struct Handle {
-  tblasHandle_t h = nullptr;
-  Handle() { EXPECT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS); }
-  ~Handle() { tblasDestroy(h); }
-};
+using tt::Handle;
+using tt::supported_paths;
 
 struct Case {
   bool lower;

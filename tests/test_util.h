@@ -148,4 +148,21 @@ ErrorReport compare(const std::vector<T> &C, const std::vector<wide_of<T>> &ref,
   return r;
 }
 
+// ISA paths this CPU can run (tests cover each and assert it is the one that ran).
+inline std::vector<tesseraArch_t> supported_paths() {
+  std::vector<tesseraArch_t> out;
+  for (auto a : {TESSERA_ARCH_GENERIC, TESSERA_ARCH_AVX2, TESSERA_ARCH_AVX512})
+    if (tesseraArchSupported(a)) out.push_back(a);
+  return out;
+}
+
+// A dense handle for the scope of a test.
+struct Handle {
+  tblasHandle_t h = nullptr;
+  Handle() { tblasCreate(&h); }
+  ~Handle() { tblasDestroy(h); }
+  Handle(const Handle &) = delete;
+  Handle &operator=(const Handle &) = delete;
+};
+
 }  // namespace tt

@@ -1,0 +1,168 @@
+// tessera-bench syrk: SYRK/HERK, Tessera beside the peers' cblas_?syrk/?herk.
+//
+// Flop model (SPEC §6): real syrk n(n+1)k, complex syrk and herk 4n(n+1)k.
+// Data uniform in [-1, 1], alpha = beta = 1 (herk: C's diagonal made real
+// first), warm caches; timing protocol as gemm (timing.cpp).
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bench.h"
+#include "core/cpu.h"
+#include "tessera/blas.h"
+
+namespace bench {
+
+namespace {
+
+enum { kColMajor = 102, kNoTrans = 111, kTrans = 112, kConjTrans = 113, kUpper = 121, kLower = 122 };
+
+struct Options {
+  std::vector<std::string> routines = {"ssyrk", "dsyrk", "csyrk", "zsyrk", "cherk", "zherk"};
+  std::vector<long> threads;
+  std::vector<std::pair<long, long>> shapes;  // (n, k)
+  std::string peers;
+  char uplo = 'L', trans = 'N';
+  int rounds = 7;
+  double batch_time = 0.01, warm = 0.02;
+  std::string out = "bench-results";
+};
+
+template <typename T, typename R>
+Row run_syrk_case(tblasHandle_t h, std::vector<Peer> &peers, const std::string &routine, long n, long k, int threads,
+                  const Options &o, double peak, std::mt19937_64 &rng) {
+  const bool herk = routine[1] == 'h';
+  const bool tr = o.trans != 'N';
+  const long lda = tr ? k : n;
+  std::vector<T> A(size_t(lda) * size_t(tr ? n : k)), C(size_t(n) * size_t(n));
+  fill(A, rng);
+  fill(C, rng);
+  if constexpr (!std::is_same_v<T, R>)
+    for (long j = 0; j < n; ++j) C[j + j * n] = T(C[j + j * n].real());
+  const T one = T(1);
+  const R rone = R(1);
+  const auto u = o.uplo == 'L' ? TBLAS_FILL_MODE_LOWER : TBLAS_FILL_MODE_UPPER;
+  // HERK takes C for a transposed A; SYRK T (C is the same for complex SYRK).
+  const auto t = !tr ? TBLAS_OP_N : herk ? TBLAS_OP_C : TBLAS_OP_T;
+  const int cu = o.uplo == 'L' ? kLower : kUpper, ct = !tr ? kNoTrans : herk ? kConjTrans : kTrans;
+  std::vector<Runner> rs;
+  rs.push_back({"Tessera", [h, threads] { tblasSetNumThreads(h, threads); }, [&, h] {
+                  if constexpr (std::is_same_v<T, float>)
+                    tblasSsyrk(h, u, t, n, k, &one, A.data(), lda, &one, C.data(), n);
+                  else if constexpr (std::is_same_v<T, double>)
+                    tblasDsyrk(h, u, t, n, k, &one, A.data(), lda, &one, C.data(), n);
+                  else if constexpr (std::is_same_v<T, std::complex<float>>) {
+                    if (herk) tblasCherk(h, u, t, n, k, &rone, (const tesseraComplex *)A.data(), lda, &rone, (tesseraComplex *)C.data(), n);
+                    else tblasCsyrk(h, u, t, n, k, (const tesseraComplex *)&one, (const tesseraComplex *)A.data(), lda,
+                                    (const tesseraComplex *)&one, (tesseraComplex *)C.data(), n);
+                  } else {
+                    if (herk) tblasZherk(h, u, t, n, k, &rone, (const tesseraDoubleComplex *)A.data(), lda, &rone, (tesseraDoubleComplex *)C.data(), n);
+                    else tblasZsyrk(h, u, t, n, k, (const tesseraDoubleComplex *)&one, (const tesseraDoubleComplex *)A.data(), lda,
+                                    (const tesseraDoubleComplex *)&one, (tesseraDoubleComplex *)C.data(), n);
+                  }
+                }});
+  for (Peer &p : peers) {
+    Peer *pp = &p;
+    rs.push_back({p.name, [pp, threads] { pp->set_threads(threads); }, [&, pp] {
+                    if constexpr (std::is_same_v<T, float>)
+                      pp->ssyrk(kColMajor, cu, ct, n, k, 1.0f, A.data(), lda, 1.0f, C.data(), n);
+                    else if constexpr (std::is_same_v<T, double>)
+                      pp->dsyrk(kColMajor, cu, ct, n, k, 1.0, A.data(), lda, 1.0, C.data(), n);
+                    else if constexpr (std::is_same_v<T, std::complex<float>>) {
+                      if (herk) pp->cherk(kColMajor, cu, ct, n, k, 1.0f, A.data(), lda, 1.0f, C.data(), n);
+                      else pp->csyrk(kColMajor, cu, ct, n, k, &one, A.data(), lda, &one, C.data(), n);
+                    } else {
+                      if (herk) pp->zherk(kColMajor, cu, ct, n, k, 1.0, A.data(), lda, 1.0, C.data(), n);
+                      else pp->zsyrk(kColMajor, cu, ct, n, k, &one, A.data(), lda, &one, C.data(), n);
+                    }
+                  }});
+  }
+  const double flops = (std::is_same_v<T, R> ? 1.0 : 4.0) * double(n) * double(n + 1) * double(k);
+  const std::string shape = std::string(1, o.uplo) + o.trans + " " + std::to_string(n) + "x" + std::to_string(k);
+  return Row{routine.substr(1), routine.substr(0, 1), shape, threads, double(n), n == k, peak,
+             measure_gflops(rs, o.rounds, o.batch_time, o.warm, flops)};
+}
+
+void usage() {
+  std::printf(
+      "tessera-bench syrk [options]\n"
+      "  --quick              n = k = 64, 256, 1024; 5 rounds\n"
+      "  --routines a,b       ssyrk,dsyrk,csyrk,zsyrk,cherk,zherk (default all)\n"
+      "  --threads 1,2        thread counts (default 1 and the cores available)\n"
+      "  --sizes 64,...       n = k (default 16...2048)\n"
+      "  --shape NxK          add a shape (repeatable)\n"
+      "  --uplo L|U  --trans N|T   (T means C for herk)\n"
+      "  --peers a,b          as for gemm\n"
+      "  --rounds R  --warm-ms W  --out DIR\n");
+}
+
+}  // namespace
+
+int syrk_main(int argc, char **argv) {
+  Options o;
+  std::vector<long> sizes = {16, 32, 64, 128, 256, 512, 1024, 2048};
+  std::vector<std::pair<long, long>> extra;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--quick") { sizes = {64, 256, 1024}; o.rounds = 5; }
+    else if (a == "--routines") {
+      o.routines.clear();
+      std::stringstream ss(next());
+      std::string r;
+      while (std::getline(ss, r, ',')) o.routines.push_back(r);
+    } else if (a == "--threads") o.threads = parse_list(next());
+    else if (a == "--sizes") sizes = parse_list(next());
+    else if (a == "--shape") {
+      long n = 0, k = 0;
+      if (std::sscanf(next().c_str(), "%ldx%ld", &n, &k) == 2) extra.push_back({n, k});
+    } else if (a == "--uplo") o.uplo = next()[0];
+    else if (a == "--trans") o.trans = next()[0];
+    else if (a == "--peers") o.peers = next();
+    else if (a == "--rounds") o.rounds = std::atoi(next().c_str());
+    else if (a == "--warm-ms") o.warm = std::atof(next().c_str()) * 1e-3;
+    else if (a == "--out") o.out = next();
+    else if (a == "-h" || a == "--help") { usage(); return 0; }
+    else { std::fprintf(stderr, "unknown option %s\n", a.c_str()); usage(); return 2; }
+  }
+  const int cores = tessera::available_cores();
+  if (o.threads.empty()) o.threads = cores > 1 ? std::vector<long>{1, cores} : std::vector<long>{1};
+  for (long n : sizes) o.shapes.push_back({n, n});
+  for (auto &s : extra) o.shapes.push_back(s);
+  std::vector<Peer> peers = load_peers(o.peers, true);
+  tblasHandle_t h;
+  if (tblasCreate(&h) != TESSERA_STATUS_SUCCESS) return 1;
+  std::vector<Peak> peaks;
+  for (long t : o.threads) peaks.push_back(measure_peak(int(t)));
+  std::vector<std::string> libs = {"Tessera"};
+  for (auto &p : peers) libs.push_back(p.name);
+  print_header(libs);
+  std::vector<Row> rows;
+  std::mt19937_64 rng(2027);
+  for (const std::string &r : o.routines)
+    for (size_t ti = 0; ti < o.threads.size(); ++ti)
+      for (auto [n, k] : o.shapes) {
+        const int t = int(o.threads[ti]);
+        const double peak = (r[0] == 's' || r[0] == 'c') ? peaks[ti].f32 : peaks[ti].f64;
+        Row row;
+        if (r == "ssyrk") row = run_syrk_case<float, float>(h, peers, r, n, k, t, o, peak, rng);
+        else if (r == "dsyrk") row = run_syrk_case<double, double>(h, peers, r, n, k, t, o, peak, rng);
+        else if (r == "csyrk" || r == "cherk") row = run_syrk_case<std::complex<float>, float>(h, peers, r, n, k, t, o, peak, rng);
+        else if (r == "zsyrk" || r == "zherk") row = run_syrk_case<std::complex<double>, double>(h, peers, r, n, k, t, o, peak, rng);
+        else { std::fprintf(stderr, "unknown routine %s\n", r.c_str()); return 2; }
+        print_row(row);
+        rows.push_back(row);
+      }
+  tblasDestroy(h);
+  std::filesystem::create_directories(o.out);
+  const std::string csv = o.out + "/syrk.csv", png = o.out + "/syrk.png";
+  write_csv(csv, rows);
+  std::printf("\nCSV: %s\n", csv.c_str());
+  if (write_plot(std::filesystem::absolute(png).string(), std::filesystem::absolute(o.out).string() + "/syrk", rows,
+                 std::string("SYRK/HERK ") + o.uplo + o.trans + ": Tessera vs peers (GFLOP/s, median)"))
+    std::printf("plot: %s\n", png.c_str());
+  return 0;
+}
+
+}  // namespace bench

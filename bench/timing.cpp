@@ -1,0 +1,64 @@
+// Alternating, warmed-up timing of several libraries on one case.
+#include <algorithm>
+
+#include "bench.h"
+
+namespace bench {
+
+// Times one case over all runners; returns median seconds per call for each.
+// Before each timed batch a library runs untimed for `warm` seconds (at least
+// one call): its threads wake up, the cores leave any idle state, and the
+// previous library's idle threads stop spinning (libgomp's spin for several
+// ms after a parallel region, OpenBLAS's pthread workers sched_yield-spin for
+// ~0.1 s; 20 ms covers the first, the yielding second costs little). An idle
+// pause instead would let the hypervisor park the vCPUs, which then come back
+// slow for milliseconds (measured here).
+// Calls longer than this (seconds) get no separate warm-up and at most 3 rounds.
+constexpr double kLongCall = 0.25;
+
+std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double warm) {
+  const size_t L = rs.size();
+  std::vector<int> batch(L, 1), warm_calls(L, 1);
+  bool long_calls = false;
+  for (size_t i = 0; i < L; ++i) {
+    rs[i].set_threads();
+    double t0 = now_s();
+    rs[i].call();  // first touch: pages, pools, buffers
+    double t = now_s() - t0;
+    if (t < kLongCall) {
+      rs[i].call();
+      t0 = now_s();
+      rs[i].call();
+      t = now_s() - t0;
+    }
+    t = std::max(t, 1e-7);
+    long_calls = long_calls || t >= kLongCall;
+    batch[i] = int(std::max(1.0, std::min(1e5, batch_time / t)));
+    // A call this long warms everything up by itself.
+    warm_calls[i] = t >= kLongCall ? 0 : int(std::max(1.0, std::min(1e5, warm / t)));
+  }
+  if (long_calls) rounds = std::min(rounds, 3);
+  std::vector<std::vector<double>> samples(L);
+  for (int r = 0; r < rounds; ++r)
+    for (size_t j = 0; j < L; ++j) {
+      size_t i = (j + size_t(r)) % L;  // rotate who goes first
+      rs[i].set_threads();
+      for (int w = 0; w < warm_calls[i]; ++w) rs[i].call();
+      double t0 = now_s();
+      for (int b = 0; b < batch[i]; ++b) rs[i].call();
+      samples[i].push_back((now_s() - t0) / batch[i]);
+    }
+  std::vector<double> med(L);
+  for (size_t i = 0; i < L; ++i) med[i] = median(samples[i]);
+  return med;
+}
+
+std::vector<std::pair<std::string, double>> measure_gflops(std::vector<Runner> &rs, int rounds, double batch_time,
+                                                           double warm, double flops) {
+  const std::vector<double> sec = time_case(rs, rounds, batch_time, warm);
+  std::vector<std::pair<std::string, double>> out;
+  for (size_t i = 0; i < rs.size(); ++i) out.push_back({rs[i].name, flops / sec[i] * 1e-9});
+  return out;
+}
+
+}  // namespace bench
