@@ -136,8 +136,15 @@ inline TileKind tile_kind(Triangle tri, int64_t i, int64_t j, int64_t mr, int64_
   return TileKind::full;
 }
 
-// A tile that crosses the diagonal: gather the triangle's elements into a
-// zeroed local tile, run the micro-kernel there, scatter them back.
+// A tile that crosses the diagonal: the micro-kernel writes alpha·A·B for the
+// whole tile into a local buffer (beta = 0: nothing read), then each column's
+// run of triangle elements is merged into C — c = t + beta·c (a complex beta
+// other than 0/1 by the complex product, as Netlib's BETA*C(I,J)). This file
+// is compiled for baseline x86-64, so beta·c is rounded before the add (the
+// kernels fuse it); beta = 1, every k block after the first, is exact either
+// way, and an element is always in the same kind of tile, so results stay
+// independent of the thread count. Elements outside the triangle
+// are never read or written; HERK zeroes the diagonal's imaginary parts.
 template <typename T>
 void diagonal_tile(const Level3Plan<T> &p, int64_t kr, T alpha_k, const T *ap, const T *bp, T beta_k, bool prescale,
                    int64_t gi, int64_t gj, int64_t mr, int64_t nr) {
@@ -145,22 +152,30 @@ void diagonal_tile(const Level3Plan<T> &p, int64_t kr, T alpha_k, const T *ap, c
   const int s = p.s;
   alignas(64) T tile[32 * 12];  // MR (real rows) × NR of the largest table (AVX-512 f32 32×12)
   const int64_t ldt = K.mr;     // real rows
-  std::fill(tile, tile + ldt * K.nr, T(0));
-  auto inside = [&](int64_t i, int64_t j) { return p.tri == Triangle::lower ? gi + i >= gj + j : gi + i <= gj + j; };
-  T *c = p.C + (gi + gj * p.ldc) * s;
-  if (beta_k != T(0) || prescale)
-    for (int64_t j = 0; j < nr; ++j)
-      for (int64_t i = 0; i < mr; ++i)
-        if (inside(i, j))
-          for (int r = 0; r < s; ++r) tile[(i * s + r) + j * ldt] = c[(i + j * p.ldc) * s + r];
-  if (prescale) scale_block(s, mr, nr, p.beta, tile, ldt / s, p.tri, gi, gj);
-  K.ukr_packed(kr, alpha_k, ap, bp, beta_k, tile, ldt, mr * s, nr);
-  for (int64_t j = 0; j < nr; ++j)
-    for (int64_t i = 0; i < mr; ++i)
-      if (inside(i, j)) {
-        for (int r = 0; r < s; ++r) c[(i + j * p.ldc) * s + r] = tile[(i * s + r) + j * ldt];
-        if (p.real_diagonal && gi + i == gj + j) c[(i + j * p.ldc) * s + 1] = T(0);
+  K.ukr_packed(kr, alpha_k, ap, bp, T(0), tile, ldt, mr * s, nr);
+  for (int64_t j = 0; j < nr; ++j) {
+    // Rows [lo, hi) of this tile column lie in the triangle.
+    const int64_t d = gj + j - gi;  // the diagonal's row within the tile
+    const int64_t lo = p.tri == Triangle::lower ? std::clamp<int64_t>(d, 0, mr) : 0;
+    const int64_t hi = p.tri == Triangle::lower ? mr : std::clamp<int64_t>(d + 1, 0, mr);
+    T *c = p.C + (gi + (gj + j) * p.ldc) * s;
+    const T *t = tile + j * ldt;
+    if (prescale) {  // complex beta on the first k block
+      const T br = p.beta[0], bi = p.beta[1];
+      for (int64_t i = lo; i < hi; ++i) {
+        const T cr = c[2 * i], ci = c[2 * i + 1];
+        c[2 * i] = (br * cr - bi * ci) + t[2 * i];
+        c[2 * i + 1] = (br * ci + bi * cr) + t[2 * i + 1];
       }
+    } else if (beta_k == T(0)) {
+      for (int64_t x = lo * s; x < hi * s; ++x) c[x] = t[x];
+    } else if (beta_k == T(1)) {
+      for (int64_t x = lo * s; x < hi * s; ++x) c[x] += t[x];
+    } else {
+      for (int64_t x = lo * s; x < hi * s; ++x) c[x] = c[x] * beta_k + t[x];
+    }
+    if (p.real_diagonal && d >= 0 && d < mr) c[2 * d + 1] = T(0);
+  }
 }
 
 // One thread's block of C, rows [m0, m1) × columns [n0, n1), through the
