@@ -20,50 +20,10 @@ namespace tessera::dense {
 
 namespace {
 
-// Problems up to this many multiply-adds skip packing (the direct kernel reads
-// A and B in place): below it, packing costs a large share of the multiply.
-constexpr double kDirectMaxMacs = 80.0 * 80.0 * 80.0;
 
 // Complex: a multiply-add is 4 real ones and the 1m packing writes A twice
 // over, so the native direct kernel wins up to a larger size (measured).
 constexpr double kDirectMaxMacsComplex = 64.0 * 64.0 * 64.0;
-
-// Small real problems: no K blocking, B read in place, A read in place when
-// its columns are contiguous (op N) and packed once otherwise. Small complex
-// problems with op(A) = N and a real alpha: the native complex kernel on A and
-// B in place.
-template <typename T>
-void run_direct(const Level3Plan<T> &p, int tid, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
-  const GemmKernels<T> &K = *p.K;
-  if (p.s == 2) {
-    for (int64_t jr = n0; jr < n1; jr += p.nr) {
-      const int64_t nr = std::min(p.nr, n1 - jr);
-      const T *b = p.B.p + 2 * jr * p.B.cs;
-      for (int64_t ir = m0; ir < m1; ir += p.mr_e) {
-        const int64_t mr = std::min(p.mr_e, m1 - ir);
-        K.ukr_cdirect(p.k, p.alpha[0], p.A.p + 2 * ir, p.A.cs, mr, b, p.B.rs, p.B.cs, p.B.conj, p.beta,
-                      p.C + 2 * (ir + jr * p.ldc), p.ldc, mr, nr);
-      }
-    }
-    return;
-  }
-  const bool pack_a = p.A.rs != 1;
-  T *Ap = static_cast<T *>(p.ws->a(tid));
-  if (pack_a) K.pack_a(m1 - m0, p.k, p.A.p + m0 * p.A.rs, p.A.rs, p.A.cs, Ap);
-  for (int64_t jr = n0; jr < n1; jr += p.nr) {
-    const int64_t nr = std::min(p.nr, n1 - jr);
-    const T *b = p.B.p + jr * p.B.cs;
-    for (int64_t ir = m0; ir < m1; ir += p.mr_e) {
-      const int64_t mr = std::min(p.mr_e, m1 - ir);
-      T *c = p.C + ir + jr * p.ldc;
-      if (pack_a)
-        K.ukr_direct(p.k, p.alpha[0], Ap + ((ir - m0) / p.mr_e) * K.mr * p.k, K.mr, K.mr, b, p.B.rs, p.B.cs,
-                     p.beta[0], c, p.ldc, mr, nr);
-      else
-        K.ukr_direct(p.k, p.alpha[0], p.A.p + ir, p.A.cs, mr, b, p.B.rs, p.B.cs, p.beta[0], c, p.ldc, mr, nr);
-    }
-  }
-}
 
 // Threads claim units (blocks of whole tiles of C) from a counter until none
 // are left; the caller alone can finish them all if a worker starts late.

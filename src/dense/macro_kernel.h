@@ -29,6 +29,10 @@ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // takes ~5 µs at one core's f64 peak.
 constexpr double kMinFlopsPerThread = 2.5e5;
 
+// Real problems up to this many multiply-adds skip packing (the direct kernel
+// reads A and B in place): below it, packing costs a large share of the work.
+constexpr double kDirectMaxMacs = 80.0 * 80.0 * 80.0;
+
 // Work units per thread: several, so that the split stays balanced when a
 // thread starts late (shared or virtualised cores); fewer above kFewUnitsFlops
 // (~10 ms on one core), where every extra unit repacks panels.
@@ -136,23 +140,20 @@ inline TileKind tile_kind(Triangle tri, int64_t i, int64_t j, int64_t mr, int64_
   return TileKind::full;
 }
 
-// A tile that crosses the diagonal: the micro-kernel writes alpha·A·B for the
-// whole tile into a local buffer (beta = 0: nothing read), then each column's
-// run of triangle elements is merged into C — c = t + beta·c (a complex beta
-// other than 0/1 by the complex product, as Netlib's BETA*C(I,J)). This file
-// is compiled for baseline x86-64, so beta·c is rounded before the add (the
+// Merges a tile that crosses the diagonal: `tile` (column-major, ldt real
+// rows) holds alpha·A·B for the whole tile, computed by a micro-kernel with
+// beta = 0 (so nothing of C was read); each column's run of triangle elements
+// goes into C as c = t + beta·c (a complex beta other than 0/1 by the complex
+// product, as Netlib's BETA*C(I,J)). Elements outside the triangle are never
+// read or written; HERK zeroes the diagonal's imaginary parts. This file is
+// compiled for baseline x86-64, so beta·c is rounded before the add (the
 // kernels fuse it); beta = 1, every k block after the first, is exact either
 // way, and an element is always in the same kind of tile, so results stay
-// independent of the thread count. Elements outside the triangle
-// are never read or written; HERK zeroes the diagonal's imaginary parts.
+// independent of the thread count.
 template <typename T>
-void diagonal_tile(const Level3Plan<T> &p, int64_t kr, T alpha_k, const T *ap, const T *bp, T beta_k, bool prescale,
-                   int64_t gi, int64_t gj, int64_t mr, int64_t nr) {
-  const GemmKernels<T> &K = *p.K;
+void merge_triangle(const Level3Plan<T> &p, const T *tile, int64_t ldt, T beta_k, bool prescale, int64_t gi,
+                    int64_t gj, int64_t mr, int64_t nr) {
   const int s = p.s;
-  alignas(64) T tile[32 * 12];  // MR (real rows) × NR of the largest table (AVX-512 f32 32×12)
-  const int64_t ldt = K.mr;     // real rows
-  K.ukr_packed(kr, alpha_k, ap, bp, T(0), tile, ldt, mr * s, nr);
   for (int64_t j = 0; j < nr; ++j) {
     // Rows [lo, hi) of this tile column lie in the triangle.
     const int64_t d = gj + j - gi;  // the diagonal's row within the tile
@@ -177,6 +178,12 @@ void diagonal_tile(const Level3Plan<T> &p, int64_t kr, T alpha_k, const T *ap, c
     if (p.real_diagonal && d >= 0 && d < mr) c[2 * d + 1] = T(0);
   }
 }
+
+// Local tile for the largest register tile of any table (AVX-512 f32: 32×12).
+template <typename T>
+struct alignas(64) LocalTile {
+  T v[32 * 12];
+};
 
 // One thread's block of C, rows [m0, m1) × columns [n0, n1), through the
 // packed panels in workspace slot `slot`.
@@ -228,7 +235,9 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
             const TileKind kind = tile_kind(p.tri, gi, gj, mr, nr);
             if (kind == TileKind::skip) continue;
             if (kind == TileKind::diagonal) {
-              diagonal_tile(p, kr, alpha_k, ap, bp, beta_k, prescale, gi, gj, mr, nr);
+              LocalTile<T> t;
+              K.ukr_packed(kr, alpha_k, ap, bp, T(0), t.v, K.mr, mr * s, nr);
+              merge_triangle(p, t.v, K.mr, beta_k, prescale, gi, gj, mr, nr);
               continue;
             }
             T *c = p.C + (gi + gj * p.ldc) * s;
@@ -236,6 +245,49 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
             K.ukr_packed(kr, alpha_k, ap, bp, beta_k, c, p.ldc * s, mr * s, nr);
           }
         }
+      }
+    }
+  }
+}
+
+// Small problems: no K blocking, B read in place, A read in place when its
+// columns are contiguous (op N) and packed once otherwise; triangle-aware like
+// run_packed. Small complex GEMMs with op(A) = N and a real alpha: the native
+// complex kernel on A and B in place.
+template <typename T>
+void run_direct(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+  const GemmKernels<T> &K = *p.K;
+  if (p.s == 2) {
+    for (int64_t jr = n0; jr < n1; jr += p.nr) {
+      const int64_t nr = std::min(p.nr, n1 - jr);
+      const T *b = p.B.p + 2 * jr * p.B.cs;
+      for (int64_t ir = m0; ir < m1; ir += p.mr_e) {
+        const int64_t mr = std::min(p.mr_e, m1 - ir);
+        K.ukr_cdirect(p.k, p.alpha[0], p.A.p + 2 * ir, p.A.cs, mr, b, p.B.rs, p.B.cs, p.B.conj, p.beta,
+                      p.C + 2 * (ir + jr * p.ldc), p.ldc, mr, nr);
+      }
+    }
+    return;
+  }
+  const bool pack_a = p.A.rs != 1;
+  T *Ap = static_cast<T *>(p.ws->a(slot));
+  if (pack_a) K.pack_a(m1 - m0, p.k, p.A.p + m0 * p.A.rs, p.A.rs, p.A.cs, Ap);
+  for (int64_t jr = n0; jr < n1; jr += p.nr) {
+    const int64_t nr = std::min(p.nr, n1 - jr);
+    const T *b = p.B.p + jr * p.B.cs;
+    for (int64_t ir = m0; ir < m1; ir += p.mr_e) {
+      const int64_t mr = std::min(p.mr_e, m1 - ir);
+      const TileKind kind = tile_kind(p.tri, ir, jr, mr, nr);
+      if (kind == TileKind::skip) continue;
+      const T *a = pack_a ? Ap + ((ir - m0) / p.mr_e) * K.mr * p.k : p.A.p + ir;
+      const int64_t a_ks = pack_a ? K.mr : p.A.cs, a_rows = pack_a ? K.mr : mr;
+      if (kind == TileKind::diagonal) {
+        LocalTile<T> t;
+        K.ukr_direct(p.k, p.alpha[0], a, a_ks, a_rows, b, p.B.rs, p.B.cs, T(0), t.v, K.mr, mr, nr);
+        merge_triangle(p, t.v, K.mr, p.beta[0], false, ir, jr, mr, nr);
+      } else {
+        K.ukr_direct(p.k, p.alpha[0], a, a_ks, a_rows, b, p.B.rs, p.B.cs, p.beta[0], p.C + ir + jr * p.ldc, p.ldc,
+                     mr, nr);
       }
     }
   }

@@ -70,7 +70,8 @@ void syrk_task(void *ctx, int slot, int /*nslots*/) {
     // Rows meeting the triangle in these columns, from a tile boundary.
     const int64_t m0 = p.tri == Triangle::lower ? n0 / p.mr_e * p.mr_e : 0;
     const int64_t m1 = p.tri == Triangle::lower ? p.n : n1;
-    run_packed(p, slot, m0, m1, n0, n1);
+    if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
+    else run_packed(p, slot, m0, m1, n0, n1);
   }
 }
 
@@ -104,7 +105,8 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   p.beta[1] = Complex && !herk ? beta[1] : T(0);
   p.C = C;
   p.ldc = ldc;
-  p.direct = false;
+  // Small real SYRKs read A in place (B = op(A)^T is the same array).
+  p.direct = !Complex && double(n) * double(n + 1) / 2 * double(k) <= kDirectMaxMacs;
   p.tri = lower ? Triangle::lower : Triangle::upper;
   p.alpha_real = herk;
   p.real_diagonal = herk;
@@ -121,7 +123,9 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   for (size_t u = 0; u + 1 < p.strips.size(); ++u) widest = std::max(widest, p.strips[u + 1] - p.strips[u]);
 
   p.ws = &h->workspace;
-  if (!reserve_packing(p, *p.ws, threads, n, widest)) return TESSERA_STATUS_ALLOC_FAILED;
+  const bool ok = p.direct ? p.ws->reserve(threads, opA.rs != 1 ? size_t(n + p.mr_e) * size_t(k) * sizeof(T) : 0, 0)
+                           : reserve_packing(p, *p.ws, threads, n, widest);
+  if (!ok) return TESSERA_STATUS_ALLOC_FAILED;
   h->last_threads = threads;
   lease.run(threads, &syrk_task<T>, &p);
   return TESSERA_STATUS_SUCCESS;
