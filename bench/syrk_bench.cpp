@@ -3,7 +3,13 @@
 // Flop model (SPEC §6): real syrk n(n+1)k, complex syrk and herk 4n(n+1)k.
 // Data uniform in [-1, 1], alpha = beta = 1 (herk: C's diagonal made real
 // first), warm caches; timing protocol as gemm (timing.cpp).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <map>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -84,6 +90,99 @@ Row run_syrk_case(tblasHandle_t h, std::vector<Peer> &peers, const std::string &
              measure_gflops(rs, o.rounds, o.batch_time, o.warm, flops)};
 }
 
+// The seed's performance suite: every case of a CSV (id, category, uplo,
+// trans, n, k, threads) as csyrk side by side with the peers; a per-case ratio
+// report (CSV), a summary (geomean, min, share of cases >= 1.0, per category)
+// and a plot of the ratios.
+int run_suite(tblasHandle_t h, std::vector<Peer> &peers, const Options &base, const std::string &file) {
+  std::ifstream f(file);
+  if (!f) {
+    std::fprintf(stderr, "cannot read %s\n", file.c_str());
+    return 2;
+  }
+  struct Case {
+    std::string id, category;
+    char uplo, trans;
+    long n, k;
+    int threads;
+  };
+  std::vector<Case> cases;
+  std::string line;
+  std::getline(f, line);
+  while (std::getline(f, line)) {
+    std::stringstream ss(line);
+    std::vector<std::string> c;
+    std::string x;
+    while (std::getline(ss, x, ',')) c.push_back(x);
+    if (c.size() == 7) cases.push_back({c[0], c[1], c[2][0], c[3][0], std::atol(c[4].c_str()), std::atol(c[5].c_str()), std::atoi(c[6].c_str())});
+  }
+  const int cores = tessera::available_cores();
+  Peak peaks[3] = {{}, measure_peak(1), measure_peak(std::min(2, cores))};
+  std::filesystem::create_directories(base.out);
+  const std::string report = base.out + "/csyrk_suite.csv";
+  std::ofstream out(report);
+  out << "id,category,uplo,trans,n,k,threads,tessera_gflops,best_peer,best_peer_gflops,ratio\n";
+  std::mt19937_64 rng(2028);
+  std::vector<double> ratios;
+  std::map<std::string, std::vector<double>> by_cat;
+  std::printf("%-10s %-7s %s%s %5s %5s %3s %9s %9s %-17s %6s\n", "id", "cat", "u", "t", "n", "k", "thr", "Tessera",
+              "best peer", "", "ratio");
+  const bool tty = isatty(2);
+  for (size_t ci = 0; ci < cases.size(); ++ci) {
+    const Case &c = cases[ci];
+    if (tty) std::fprintf(stderr, "\r[%zu/%zu] %s...", ci + 1, cases.size(), c.id.c_str());
+    Options o = base;
+    o.uplo = c.uplo;
+    o.trans = c.trans;
+    const int t = std::max(1, std::min(c.threads, std::max(1, cores)));
+    const Row r = run_syrk_case<std::complex<float>, float>(h, peers, "csyrk", c.n, c.k, t, o, peaks[std::min(t, 2)].f32, rng);
+    double best = 0;
+    std::string best_name = "-";
+    for (size_t i = 1; i < r.gflops.size(); ++i)
+      if (r.gflops[i].second > best) best = r.gflops[i].second, best_name = r.gflops[i].first;
+    const double ratio = best > 0 ? r.gflops[0].second / best : 0;
+    if (best > 0) {
+      ratios.push_back(ratio);
+      by_cat[c.category].push_back(ratio);
+    }
+    if (tty) std::fprintf(stderr, "\r%40s\r", "");
+    std::printf("%-10s %-7s %c%c %5ld %5ld %3d %9.1f %9.1f %-17s %6.2f\n", c.id.c_str(), c.category.c_str(), c.uplo,
+                c.trans, c.n, c.k, t, r.gflops[0].second, best, best_name.c_str(), ratio);
+    std::fflush(stdout);
+    out << c.id << ',' << c.category << ',' << c.uplo << ',' << c.trans << ',' << c.n << ',' << c.k << ',' << t << ','
+        << r.gflops[0].second << ',' << best_name << ',' << best << ',' << ratio << '\n';
+  }
+  out.close();
+  auto geomean = [](const std::vector<double> &v) {
+    double s = 0;
+    for (double x : v) s += std::log(x);
+    return v.empty() ? 0.0 : std::exp(s / double(v.size()));
+  };
+  if (!ratios.empty()) {
+    const double mn = *std::min_element(ratios.begin(), ratios.end());
+    const size_t wins = size_t(std::count_if(ratios.begin(), ratios.end(), [](double x) { return x >= 1.0; }));
+    std::printf("\ncsyrk suite: %zu cases vs the best peer per case: geomean %.3f, min %.3f, %zu/%zu (%.0f%%) >= 1.0\n",
+                ratios.size(), geomean(ratios), mn, wins, ratios.size(), 100.0 * double(wins) / double(ratios.size()));
+    for (auto &[cat, v] : by_cat)
+      std::printf("  %-8s %3zu cases: geomean %.3f, min %.3f\n", cat.c_str(), v.size(), geomean(v),
+                  *std::min_element(v.begin(), v.end()));
+  }
+  std::printf("report: %s\n", report.c_str());
+  // Plot: ratio per case, with the 1.0 line and the 1.15 bar.
+  if (std::system("command -v gnuplot > /dev/null 2>&1") == 0) {
+    const std::string gp = base.out + "/csyrk_suite.gp", png = base.out + "/csyrk_suite.png";
+    std::ofstream g(gp);
+    g << "set terminal pngcairo size 1400,500 font 'sans,10' noenhanced\nset output '" << png << "'\n"
+      << "set datafile separator ','\nset key top left\nset grid\nset xlabel 'case (TC_PF_001...200)'\n"
+      << "set ylabel 'Tessera / best peer (GFLOP/s)'\nset title 'csyrk performance suite: Tessera vs best peer per case'\n"
+      << "plot '" << report << "' every ::1 using 0:11 with impulses lw 3 title 'ratio', 1.0 lw 2 lc rgb 'black' title '1.0', "
+      << "1.15 dt 2 lw 2 lc rgb 'red' title '1.15 (bar)'\n";
+    g.close();
+    if (std::system(("gnuplot '" + gp + "'").c_str()) == 0) std::printf("plot: %s\n", png.c_str());
+  }
+  return 0;
+}
+
 void usage() {
   std::printf(
       "tessera-bench syrk [options]\n"
@@ -94,7 +193,8 @@ void usage() {
       "  --shape NxK          add a shape (repeatable)\n"
       "  --uplo L|U  --trans N|T   (T means C for herk)\n"
       "  --peers a,b          as for gemm\n"
-      "  --rounds R  --warm-ms W  --out DIR\n");
+      "  --rounds R  --warm-ms W  --out DIR\n"
+      "  --suite [FILE]       the csyrk performance suite (default bench/cases/csyrk_perf.csv)\n");
 }
 
 }  // namespace
@@ -103,6 +203,7 @@ int syrk_main(int argc, char **argv) {
   Options o;
   std::vector<long> sizes = {16, 32, 64, 128, 256, 512, 1024, 2048};
   std::vector<std::pair<long, long>> extra;
+  std::string suite;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -123,6 +224,7 @@ int syrk_main(int argc, char **argv) {
     else if (a == "--rounds") o.rounds = std::atoi(next().c_str());
     else if (a == "--warm-ms") o.warm = std::atof(next().c_str()) * 1e-3;
     else if (a == "--out") o.out = next();
+    else if (a == "--suite") suite = (i + 1 < argc && argv[i + 1][0] != '-') ? next() : std::string(TESSERA_SOURCE_DIR "/bench/cases/csyrk_perf.csv");
     else if (a == "-h" || a == "--help") { usage(); return 0; }
     else { std::fprintf(stderr, "unknown option %s\n", a.c_str()); usage(); return 2; }
   }
@@ -133,6 +235,11 @@ int syrk_main(int argc, char **argv) {
   std::vector<Peer> peers = load_peers(o.peers, true);
   tblasHandle_t h;
   if (tblasCreate(&h) != TESSERA_STATUS_SUCCESS) return 1;
+  if (!suite.empty()) {
+    const int rc = run_suite(h, peers, o, suite);
+    tblasDestroy(h);
+    return rc;
+  }
   std::vector<Peak> peaks;
   for (long t : o.threads) peaks.push_back(measure_peak(int(t)));
   std::vector<std::string> libs = {"Tessera"};

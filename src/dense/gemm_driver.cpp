@@ -21,9 +21,7 @@ namespace tessera::dense {
 namespace {
 
 
-// Complex: a multiply-add is 4 real ones and the 1m packing writes A twice
-// over, so the native direct kernel wins up to a larger size (measured).
-constexpr double kDirectMaxMacsComplex = 64.0 * 64.0 * 64.0;
+
 
 // Threads claim units (blocks of whole tiles of C) from a counter until none
 // are left; the caller alone can finish them all if a worker starts late.
@@ -133,11 +131,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   p.ldc = ldc;
   p.tri = Triangle::all;
   const double macs = double(m) * double(n) * double(k);
-  // The complex direct kernel needs op(A) = N (columns contiguous, not
-  // conjugated) and a real alpha (applied after the sum; a complex one is
-  // folded into packed B like Netlib's alpha*B(l,j) on the 1m path).
-  p.direct = Complex ? macs <= kDirectMaxMacsComplex && A.rs == 1 && !A.conj && alpha[1] == T(0)
-                     : macs <= kDirectMaxMacs;
+  p.direct = macs <= (Complex ? kDirectMaxMacsComplex : kDirectMaxMacs);
   set_blocking(p, h);
   if (Complex && p.direct) p.nr = std::max<int64_t>(1, p.K->nr / 2);  // complex direct tile: MR/2 × NR/2
   p.m_tiles = ceil_div(m, p.mr_e);
@@ -153,9 +147,12 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   const int64_t cols = ceil_div(p.n_tiles, p.tn) * p.nr;
   p.ws = &h->workspace;
   bool ok;
-  if (p.direct) {
-    const size_t bytes_a = !Complex && A.rs != 1 ? size_t(rows) * size_t(k) * sizeof(T) : 0;
-    ok = p.ws->reserve(threads, bytes_a, 0);
+  if (p.direct && Complex) {
+    size_t bytes_a, bytes_b;
+    complex_direct_bytes(p, rows, cols, &bytes_a, &bytes_b);
+    ok = p.ws->reserve(threads, bytes_a, bytes_b);
+  } else if (p.direct) {
+    ok = p.ws->reserve(threads, A.rs != 1 ? size_t(rows) * size_t(k) * sizeof(T) : 0, 0);
   } else {
     ok = reserve_packing(p, *p.ws, threads, rows, cols);
   }

@@ -3,9 +3,10 @@
 // micro-kernel on each MR×NR tile. GEMM runs every tile; SYRK/HERK run it
 // triangle-aware (BLIS's gemmt idea): tiles outside the stored triangle are
 // skipped, interior tiles go straight to the micro-kernel, and tiles that
-// cross the diagonal run the same micro-kernel on a local copy holding only
-// the triangle's elements, so the other triangle is never read or written and
-// every element sees the same arithmetic wherever its tile falls.
+// touch the diagonal run the micro-kernel into a local tile whose triangle
+// part is then merged into C, so the other triangle is never read or written.
+// Which kind a tile is depends only on its position on the global tile grid,
+// so results do not depend on the thread count.
 // Internal header (templates): included by the level-3 drivers only.
 #pragma once
 #include <algorithm>
@@ -32,6 +33,9 @@ constexpr double kMinFlopsPerThread = 2.5e5;
 // Real problems up to this many multiply-adds skip packing (the direct kernel
 // reads A and B in place): below it, packing costs a large share of the work.
 constexpr double kDirectMaxMacs = 80.0 * 80.0 * 80.0;
+// Complex: a multiply-add is 4 real ones and the 1m packing writes A twice
+// over, so the native direct kernel wins up to a similar size (measured).
+constexpr double kDirectMaxMacsComplex = 64.0 * 64.0 * 64.0;
 
 // Work units per thread: several, so that the split stays balanced when a
 // thread starts late (shared or virtualised cores); fewer above kFewUnitsFlops
@@ -250,23 +254,78 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
   }
 }
 
+// Bytes of workspace a complex direct unit of rows × cols needs: op(A) rows
+// (when they cannot be read in place) and Netlib's TEMP = alpha·op(B).
+template <typename T>
+void complex_direct_bytes(const Level3Plan<T> &p, int64_t rows, int64_t cols, size_t *a, size_t *b) {
+  const bool copy_a = !(p.A.rs == 1 && !p.A.conj);
+  *a = copy_a ? size_t(rows) * size_t(p.k) * 2 * sizeof(T) : 0;
+  *b = size_t(cols) * size_t(p.k) * 2 * sizeof(T);
+}
+
+// Small complex problems without 1m packing: op(A) read in place when its
+// columns are contiguous and not conjugated (copied otherwise), and
+// TEMP(l, j) = alpha·op(B)(l, j) formed first, with Fortran's complex product,
+// exactly as Netlib's loops do, so the native complex kernel runs with
+// alpha = 1 and Inf/NaN propagate like the reference. Triangle-aware.
+template <typename T>
+void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+  const GemmKernels<T> &K = *p.K;
+  const int64_t rows = m1 - m0, cols = n1 - n0, k = p.k;
+  T *Aw = static_cast<T *>(p.ws->a(slot));
+  T *Bw = static_cast<T *>(p.ws->b(slot));
+  const T *a = p.A.p + 2 * m0;
+  int64_t a_ld = p.A.cs;
+  if (!(p.A.rs == 1 && !p.A.conj)) {
+    const T sg = p.A.conj ? T(-1) : T(1);
+    for (int64_t l = 0; l < k; ++l)
+      for (int64_t i = 0; i < rows; ++i) {
+        const T *e = p.A.p + 2 * ((m0 + i) * p.A.rs + l * p.A.cs);
+        Aw[2 * (i + l * rows)] = e[0];
+        Aw[2 * (i + l * rows) + 1] = sg * e[1];
+      }
+    a = Aw;
+    a_ld = rows;
+  }
+  const T ar = p.alpha[0], ai = p.alpha[1], sg = p.B.conj ? T(-1) : T(1);
+  for (int64_t j = 0; j < cols; ++j)
+    for (int64_t l = 0; l < k; ++l) {
+      const T *e = p.B.p + 2 * (l * p.B.rs + (n0 + j) * p.B.cs);
+      const T br = e[0], bi = sg * e[1];
+      Bw[2 * (l + j * k)] = ar * br - ai * bi;
+      Bw[2 * (l + j * k) + 1] = ar * bi + ai * br;
+    }
+  const T zero[2] = {T(0), T(0)};
+  // The complex kernel applies a beta other than 0/1 with the complex product;
+  // the diagonal merge must do the same (Netlib's BETA*C(I,J)).
+  const bool beta_complex = !(p.beta[1] == T(0) && (p.beta[0] == T(0) || p.beta[0] == T(1)));
+  for (int64_t jr = n0; jr < n1; jr += p.nr) {
+    const int64_t nr = std::min(p.nr, n1 - jr);
+    const T *b = Bw + 2 * (jr - n0) * k;
+    for (int64_t ir = m0; ir < m1; ir += p.mr_e) {
+      const int64_t mr = std::min(p.mr_e, m1 - ir);
+      const TileKind kind = tile_kind(p.tri, ir, jr, mr, nr);
+      if (kind == TileKind::skip) continue;
+      const T *at = a + 2 * (ir - m0);
+      if (kind == TileKind::diagonal) {
+        LocalTile<T> t;
+        K.ukr_cdirect(k, T(1), at, a_ld, mr, b, 1, k, false, zero, t.v, K.mr / 2, mr, nr);
+        merge_triangle(p, t.v, K.mr, beta_complex ? T(1) : p.beta[0], beta_complex, ir, jr, mr, nr);
+      } else {
+        K.ukr_cdirect(k, T(1), at, a_ld, mr, b, 1, k, false, p.beta, p.C + 2 * (ir + jr * p.ldc), p.ldc, mr, nr);
+      }
+    }
+  }
+}
+
 // Small problems: no K blocking, B read in place, A read in place when its
 // columns are contiguous (op N) and packed once otherwise; triangle-aware like
-// run_packed. Small complex GEMMs with op(A) = N and a real alpha: the native
-// complex kernel on A and B in place.
+// run_packed. Complex: run_direct_complex.
 template <typename T>
 void run_direct(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
   const GemmKernels<T> &K = *p.K;
   if (p.s == 2) {
-    for (int64_t jr = n0; jr < n1; jr += p.nr) {
-      const int64_t nr = std::min(p.nr, n1 - jr);
-      const T *b = p.B.p + 2 * jr * p.B.cs;
-      for (int64_t ir = m0; ir < m1; ir += p.mr_e) {
-        const int64_t mr = std::min(p.mr_e, m1 - ir);
-        K.ukr_cdirect(p.k, p.alpha[0], p.A.p + 2 * ir, p.A.cs, mr, b, p.B.rs, p.B.cs, p.B.conj, p.beta,
-                      p.C + 2 * (ir + jr * p.ldc), p.ldc, mr, nr);
-      }
-    }
+    run_direct_complex(p, slot, m0, m1, n0, n1);
     return;
   }
   const bool pack_a = p.A.rs != 1;

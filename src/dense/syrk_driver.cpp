@@ -105,12 +105,16 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   p.beta[1] = Complex && !herk ? beta[1] : T(0);
   p.C = C;
   p.ldc = ldc;
-  // Small real SYRKs read A in place (B = op(A)^T is the same array).
-  p.direct = !Complex && double(n) * double(n + 1) / 2 * double(k) <= kDirectMaxMacs;
+  // Small SYRKs skip packing (real: A read in place, B = op(A)^T is the same
+  // array; complex: see run_direct_complex). HERK stays packed: its real beta
+  // scales each part (Netlib's REAL*COMPLEX), the complex kernel's would not.
+  const double macs = double(n) * double(n + 1) / 2 * double(k);
+  p.direct = Complex ? !herk && macs <= kDirectMaxMacsComplex : macs <= kDirectMaxMacs;
   p.tri = lower ? Triangle::lower : Triangle::upper;
   p.alpha_real = herk;
   p.real_diagonal = herk;
   set_blocking(p, h);
+  if (Complex && p.direct) p.nr = std::max<int64_t>(1, p.K->nr / 2);  // complex direct tile: MR/2 × NR/2
   p.m_tiles = ceil_div(n, p.mr_e);
   p.n_tiles = ceil_div(n, p.nr);
 
@@ -123,8 +127,16 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   for (size_t u = 0; u + 1 < p.strips.size(); ++u) widest = std::max(widest, p.strips[u + 1] - p.strips[u]);
 
   p.ws = &h->workspace;
-  const bool ok = p.direct ? p.ws->reserve(threads, opA.rs != 1 ? size_t(n + p.mr_e) * size_t(k) * sizeof(T) : 0, 0)
-                           : reserve_packing(p, *p.ws, threads, n, widest);
+  bool ok;
+  if (p.direct && Complex) {
+    size_t bytes_a, bytes_b;
+    complex_direct_bytes(p, n + p.mr_e, widest, &bytes_a, &bytes_b);
+    ok = p.ws->reserve(threads, bytes_a, bytes_b);
+  } else if (p.direct) {
+    ok = p.ws->reserve(threads, opA.rs != 1 ? size_t(n + p.mr_e) * size_t(k) * sizeof(T) : 0, 0);
+  } else {
+    ok = reserve_packing(p, *p.ws, threads, n, widest);
+  }
   if (!ok) return TESSERA_STATUS_ALLOC_FAILED;
   h->last_threads = threads;
   lease.run(threads, &syrk_task<T>, &p);
