@@ -287,14 +287,7 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
     a = Aw;
     a_ld = rows;
   }
-  const T ar = p.alpha[0], ai = p.alpha[1], sg = p.B.conj ? T(-1) : T(1);
-  for (int64_t j = 0; j < cols; ++j)
-    for (int64_t l = 0; l < k; ++l) {
-      const T *e = p.B.p + 2 * (l * p.B.rs + (n0 + j) * p.B.cs);
-      const T br = e[0], bi = sg * e[1];
-      Bw[2 * (l + j * k)] = ar * br - ai * bi;
-      Bw[2 * (l + j * k) + 1] = ar * bi + ai * br;
-    }
+  K.form_temp(k, cols, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, Bw);
   const T zero[2] = {T(0), T(0)};
   // The complex kernel applies a beta other than 0/1 with the complex product;
   // the diagonal merge must do the same (Netlib's BETA*C(I,J)).

@@ -44,6 +44,11 @@ struct GemmKernels {
   void (*ukr_cdirect)(int64_t k, T alpha, const T *a, int64_t a_ks, int64_t a_rows, const T *b, int64_t b_ks,
                       int64_t b_js, bool conj_b, const T *beta, T *c, int64_t ldc, int64_t m, int64_t n);
 
+  // Netlib's TEMP for the complex direct path: out[2(l + j*kc)] (re, im) =
+  // alpha·op(B)(l, j) for l < kc, j < nc, with Fortran's complex product
+  // (b, rs, cs in complex elements; op(B) conjugated when conj).
+  void (*form_temp)(int64_t kc, int64_t nc, const T *b, int64_t rs, int64_t cs, bool conj, const T *alpha, T *out);
+
   // Packs op(A)[0:mc, 0:kc] (element (i,l) at a[i*rs + l*cs]) into ceil(mc/MR)
   // micro-panels of MR × kc, zero-padded.
   void (*pack_a)(int64_t mc, int64_t kc, const T *a, int64_t rs, int64_t cs, T *ap);
