@@ -146,17 +146,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   const int64_t rows = ceil_div(p.m_tiles, p.tm) * p.mr_e;  // elements
   const int64_t cols = ceil_div(p.n_tiles, p.tn) * p.nr;
   p.ws = &h->workspace;
-  bool ok;
-  if (p.direct && Complex) {
-    size_t bytes_a, bytes_b;
-    complex_direct_bytes(p, rows, cols, &bytes_a, &bytes_b);
-    ok = p.ws->reserve(threads, bytes_a, bytes_b);
-  } else if (p.direct) {
-    ok = p.ws->reserve(threads, A.rs != 1 ? size_t(rows) * size_t(k) * sizeof(T) : 0, 0);
-  } else {
-    ok = reserve_packing(p, *p.ws, threads, rows, cols);
-  }
-  if (!ok) return TESSERA_STATUS_ALLOC_FAILED;
+  if (!reserve_workspace(p, *p.ws, threads, rows, cols)) return TESSERA_STATUS_ALLOC_FAILED;
 
   h->last_threads = threads;
   lease.run(threads, &gemm_task<T>, &p);

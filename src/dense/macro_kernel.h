@@ -92,12 +92,22 @@ void set_blocking(Level3Plan<T> &p, const tblasContext *h) {
   p.nc = nc;
 }
 
-// Packing buffers per thread for blocks of at most `rows` × `cols` elements.
+// Workspace per thread for work units of at most `rows` × `cols` elements of
+// C: packed A block and B panel; for the direct paths, A rows that cannot be
+// read in place (real: packed; complex: copied) and, complex, Netlib's TEMP.
 template <typename T>
-bool reserve_packing(const Level3Plan<T> &p, Workspace &ws, int threads, int64_t rows, int64_t cols) {
-  const int64_t kr = std::min(p.kc_e, p.k) * p.s;
-  const size_t bytes_a = size_t(ceil_div(std::min(p.mc_e, rows), p.mr_e) * p.K->mr) * size_t(kr) * sizeof(T);
-  const size_t bytes_b = size_t(ceil_div(std::min(p.nc, cols), p.nr) * p.nr) * size_t(kr) * sizeof(T);
+bool reserve_workspace(const Level3Plan<T> &p, Workspace &ws, int threads, int64_t rows, int64_t cols) {
+  size_t bytes_a = 0, bytes_b = 0;
+  if (p.direct && p.s == 2) {
+    bytes_a = !(p.A.rs == 1 && !p.A.conj) ? size_t(rows) * size_t(p.k) * 2 * sizeof(T) : 0;
+    bytes_b = size_t(cols) * size_t(p.k) * 2 * sizeof(T);
+  } else if (p.direct) {
+    bytes_a = p.A.rs != 1 ? size_t(ceil_div(rows, p.mr_e) * p.mr_e) * size_t(p.k) * sizeof(T) : 0;
+  } else {
+    const int64_t kr = std::min(p.kc_e, p.k) * p.s;
+    bytes_a = size_t(ceil_div(std::min(p.mc_e, rows), p.mr_e) * p.K->mr) * size_t(kr) * sizeof(T);
+    bytes_b = size_t(ceil_div(std::min(p.nc, cols), p.nr) * p.nr) * size_t(kr) * sizeof(T);
+  }
   return ws.reserve(threads, bytes_a, bytes_b);
 }
 
@@ -252,15 +262,6 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
       }
     }
   }
-}
-
-// Bytes of workspace a complex direct unit of rows × cols needs: op(A) rows
-// (when they cannot be read in place) and Netlib's TEMP = alpha·op(B).
-template <typename T>
-void complex_direct_bytes(const Level3Plan<T> &p, int64_t rows, int64_t cols, size_t *a, size_t *b) {
-  const bool copy_a = !(p.A.rs == 1 && !p.A.conj);
-  *a = copy_a ? size_t(rows) * size_t(p.k) * 2 * sizeof(T) : 0;
-  *b = size_t(cols) * size_t(p.k) * 2 * sizeof(T);
 }
 
 // Small complex problems without 1m packing: op(A) read in place when its

@@ -127,17 +127,8 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   for (size_t u = 0; u + 1 < p.strips.size(); ++u) widest = std::max(widest, p.strips[u + 1] - p.strips[u]);
 
   p.ws = &h->workspace;
-  bool ok;
-  if (p.direct && Complex) {
-    size_t bytes_a, bytes_b;
-    complex_direct_bytes(p, n + p.mr_e, widest, &bytes_a, &bytes_b);
-    ok = p.ws->reserve(threads, bytes_a, bytes_b);
-  } else if (p.direct) {
-    ok = p.ws->reserve(threads, opA.rs != 1 ? size_t(n + p.mr_e) * size_t(k) * sizeof(T) : 0, 0);
-  } else {
-    ok = reserve_packing(p, *p.ws, threads, n, widest);
-  }
-  if (!ok) return TESSERA_STATUS_ALLOC_FAILED;
+  // A unit's rows start at a tile boundary at most one tile above its strip.
+  if (!reserve_workspace(p, *p.ws, threads, n + p.mr_e, widest)) return TESSERA_STATUS_ALLOC_FAILED;
   h->last_threads = threads;
   lease.run(threads, &syrk_task<T>, &p);
   return TESSERA_STATUS_SUCCESS;
