@@ -245,8 +245,10 @@ void special_values() {
       V<T> C = tt::random_vector<T>(size_t(m * n), rng);
       A[1] = T(inf);                  // row 1 of C gets Inf or NaN
       B[2 + 3 * k] = T(nan);          // column 3 gets NaN
+      B[4 + 6 * k] = T(inf);          // column 6: Netlib's alpha·B(l,j) first; complex (1,0)·(Inf,0) = (Inf,NaN)
       C[4 + 5 * m] = T(-inf);         // one element -Inf (finite A·B)
-      T alpha = T(1.5), beta = T(2);
+      for (T alpha : {T(1.5), T(1)}) {
+      T beta = T(2);
       V<T> Cout = C;
       ASSERT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &alpha, A.data(), m, B.data(), k, &beta, Cout.data(), m),
                 TESSERA_STATUS_SUCCESS);
@@ -254,7 +256,8 @@ void special_values() {
       V<double> bound;
       tt::ref_gemm<T>(TBLAS_OP_N, TBLAS_OP_N, m, n, k, alpha, A.data(), m, B.data(), k, beta, C, m, ref, bound);
       auto r = tt::compare<T>(Cout, ref, bound, m, n, m);
-      EXPECT_EQ(r.special_mismatch, 0) << tesseraGetArchString(arch) << " size " << s;
+      EXPECT_EQ(r.special_mismatch, 0) << tesseraGetArchString(arch) << " size " << s << " alpha " << alpha;
+      }
     }
   }
 }
