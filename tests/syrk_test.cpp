@@ -78,16 +78,10 @@ void ref_syrk(bool lower, bool herk, tblasOperation_t t, int64_t n, int64_t k, T
     }
 }
 
-template <typename T>
-tesseraStatus_t herk_call(tblasHandle_t h, tblasFillMode_t u, const Case &c, real_t<T> alpha, const T *A,
-                          int64_t lda, real_t<T> beta, T *C, int64_t ldc) {
-  return herk<T>(h, u, c.t, c.n, c.k, &alpha, A, lda, &beta, C, ldc);
-}
-
 // Runs one case; the other triangle and ld padding start as NaN and must come
 // back byte-identical. Returns the error report on the triangle.
 template <typename T>
-tt::ErrorReport run_case(tblasHandle_t h, const Case &c, bool herk, T alpha, T beta, std::mt19937_64 &rng,
+tt::ErrorReport run_case(tblasHandle_t h, const Case &c, bool is_herk, T alpha, T beta, std::mt19937_64 &rng,
                          V<T> *out = nullptr) {
   const bool tr = c.t != TBLAS_OP_N;
   const int64_t arows = tr ? c.k : c.n, acols = tr ? c.n : c.k;
@@ -101,11 +95,11 @@ tt::ErrorReport run_case(tblasHandle_t h, const Case &c, bool herk, T alpha, T b
   const auto u = c.lower ? TBLAS_FILL_MODE_LOWER : TBLAS_FILL_MODE_UPPER;
   tesseraStatus_t st;
   if constexpr (tt::is_cplx<T>::value) {
-    if (herk) {
+    if (is_herk) {
       const real_t<T> ar = alpha.real(), br = beta.real();
       alpha = T(ar);
       beta = T(br);
-      st = herk_call(h, u, c, ar, A.data(), lda, br, C.data(), ldc);
+      st = herk<T>(h, u, c.t, c.n, c.k, &ar, A.data(), lda, &br, C.data(), ldc);
     } else {
       st = syrk(h, u, c.t, c.n, c.k, &alpha, A.data(), lda, &beta, C.data(), ldc);
     }
@@ -119,11 +113,11 @@ tt::ErrorReport run_case(tblasHandle_t h, const Case &c, bool herk, T alpha, T b
         EXPECT_EQ(std::memcmp(&C[i + j * ldc], &C0[i + j * ldc], sizeof(T)), 0)
             << "touched (" << i << "," << j << ") outside the triangle";
   if constexpr (tt::is_cplx<T>::value)
-    if (herk)
+    if (is_herk)
       for (int64_t j = 0; j < c.n; ++j) EXPECT_EQ(C[j + j * ldc].imag(), real_t<T>(0)) << "HERK diagonal " << j;
   V<tt::wide_of<T>> ref;
   V<double> bound;
-  ref_syrk<T>(c.lower, herk, c.t, c.n, c.k, alpha, A.data(), lda, beta, C0, ldc, ref, bound);
+  ref_syrk<T>(c.lower, is_herk, c.t, c.n, c.k, alpha, A.data(), lda, beta, C0, ldc, ref, bound);
   if (out) *out = C;
   // Compare only the triangle: give the other entries the reference's value.
   V<T> Cm = C;

@@ -6,7 +6,7 @@
 // unit or thread it lands in, so results are bitwise identical for any thread
 // count and any claiming order.
 // The choice between the direct (unpacked) and packed algorithm depends on the
-// shape, ops and alpha alone, never on the thread count.
+// shape alone, never on the thread count.
 #include "dense/gemm_driver.h"
 
 #include <algorithm>
@@ -19,9 +19,6 @@
 namespace tessera::dense {
 
 namespace {
-
-
-
 
 // Threads claim units (blocks of whole tiles of C) from a counter until none
 // are left; the caller alone can finish them all if a worker starts late.
@@ -43,15 +40,15 @@ void gemm_task(void *ctx, int slot, int /*nslots*/) {
   }
 }
 
-// Picks the tm × tn grid of `units` work units minimising the largest unit's
-// estimated cycles: its tiles (compute) plus the panels it must pack (each
-// unit packs its own rows of A and columns of B over all of k). Returns that
-// cost, or a negative value if no grid fits the tiles.
 // Packing cost per element in cycles: packing streams from memory at ~7 GB/s
 // here (profiled: 64×64×20000 spends a third of its time packing), ~3 cycles
 // per 8-byte element.
 constexpr double kPackCycles = 3.0;
 
+// Picks the tm × tn grid of `units` work units minimising the largest unit's
+// estimated cycles: its tiles (compute) plus the panels it must pack (each
+// unit packs its own rows of A and columns of B over all of k). Returns that
+// cost, or a negative value if no grid fits the tiles.
 template <typename T>
 double choose_grid(Level3Plan<T> &p, int units) {
   const double lanes = 32.0 / sizeof(T);  // FMA lanes per cycle (2 × 256-bit pipes)
@@ -108,9 +105,8 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   h->last_arch = h->arch;
   h->last_threads = 1;
   if (m == 0 || n == 0) return TESSERA_STATUS_SUCCESS;
-  const bool alpha_zero = alpha[0] == T(0) && (!Complex || alpha[1] == T(0));
-  const bool beta_one = beta[0] == T(1) && (!Complex || beta[1] == T(0));
-  if (alpha_zero || k == 0) {
+  const bool beta_one = is_one<T, Complex>(beta);
+  if (is_zero<T, Complex>(alpha) || k == 0) {
     if (!beta_one) scale_block<T>(s, m, n, beta, C, ldc);
     return TESSERA_STATUS_SUCCESS;
   }

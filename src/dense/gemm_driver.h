@@ -16,6 +16,18 @@ struct GemmOperand {
   bool conj;
 };
 
+// A scalar (complex: both parts; `real_only`: a real scalar passed to a
+// complex routine, e.g. HERK's alpha) equal to 0 or to 1, as Netlib's quick
+// returns and special cases test them.
+template <typename T, bool Complex>
+bool is_zero(const T *x, bool real_only = false) {
+  return x[0] == T(0) && (!Complex || real_only || x[1] == T(0));
+}
+template <typename T, bool Complex>
+bool is_one(const T *x) {
+  return x[0] == T(1) && (!Complex || x[1] == T(0));
+}
+
 // T is the real base type; complex operands are interleaved (re, im) pairs and
 // alpha/beta point at two values. Returns SUCCESS or ALLOC_FAILED (C untouched).
 template <typename T, bool Complex>

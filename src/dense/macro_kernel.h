@@ -137,6 +137,14 @@ void scale_block(int s, int64_t m, int64_t n, const T *beta, T *c, int64_t ldc, 
   }
 }
 
+// A complex beta the kernels cannot take as a real scale: anything but 0 and
+// 1 must be applied with the complex product, as Netlib's BETA*C(I,J) does —
+// even beta = (2, 0) turns C = (-Inf, 0) into (-Inf, NaN) there.
+template <typename T>
+bool beta_needs_complex_product(const Level3Plan<T> &p) {
+  return p.s == 2 && !is_zero<T, true>(p.beta) && !is_one<T, true>(p.beta);
+}
+
 // Where an MR×NR tile at (i, j) with mr × nr elements lies against the
 // triangle. A tile holding any diagonal element is a diagonal tile (HERK must
 // zero those elements' imaginary parts), even if it lies inside the triangle.
@@ -209,13 +217,9 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
   T *Bp = static_cast<T *>(p.ws->b(slot));
   const bool cplx = s == 2;
   const T alpha_k = cplx ? T(1) : p.alpha[0];  // complex alpha is folded into packed B
-  // The kernels take a real beta. A complex beta other than 0 or 1 is applied
-  // to the tile with the complex product first, as Netlib's BETA*C(I,J) does:
-  // even beta = (2, 0) must turn C = (-Inf, 0) into (-Inf, NaN) like the
-  // reference, which a real scaling would not. (HERK's real beta scales each
-  // component, like Netlib's REAL*COMPLEX, so it goes to the kernel.)
-  const bool beta_complex =
-      cplx && !p.alpha_real && !(p.beta[1] == T(0) && (p.beta[0] == T(0) || p.beta[0] == T(1)));
+  // The kernels take a real beta; a complex one is applied to the tile first.
+  // (HERK's real beta scales each part, Netlib's REAL*COMPLEX: to the kernel.)
+  const bool beta_complex = !p.alpha_real && beta_needs_complex_product(p);
 
   for (int64_t jc = n0; jc < n1; jc += p.nc) {
     const int64_t nc = std::min(p.nc, n1 - jc);
@@ -290,9 +294,9 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   }
   K.form_temp(k, cols, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, Bw);
   const T zero[2] = {T(0), T(0)};
-  // The complex kernel applies a beta other than 0/1 with the complex product;
-  // the diagonal merge must do the same (Netlib's BETA*C(I,J)).
-  const bool beta_complex = !(p.beta[1] == T(0) && (p.beta[0] == T(0) || p.beta[0] == T(1)));
+  // The complex kernel applies such a beta with the complex product; the
+  // diagonal merge must do the same.
+  const bool beta_complex = beta_needs_complex_product(p);
   for (int64_t jr = n0; jr < n1; jr += p.nr) {
     const int64_t nr = std::min(p.nr, n1 - jr);
     const T *b = Bw + 2 * (jr - n0) * k;
@@ -303,10 +307,10 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
       const T *at = a + 2 * (ir - m0);
       if (kind == TileKind::diagonal) {
         LocalTile<T> t;
-        K.ukr_cdirect(k, T(1), at, a_ld, mr, b, 1, k, false, zero, t.v, K.mr / 2, mr, nr);
+        K.ukr_cdirect(k, at, a_ld, mr, b, 1, k, zero, t.v, K.mr / 2, mr, nr);
         merge_triangle(p, t.v, K.mr, beta_complex ? T(1) : p.beta[0], beta_complex, ir, jr, mr, nr);
       } else {
-        K.ukr_cdirect(k, T(1), at, a_ld, mr, b, 1, k, false, p.beta, p.C + 2 * (ir + jr * p.ldc), p.ldc, mr, nr);
+        K.ukr_cdirect(k, at, a_ld, mr, b, 1, k, p.beta, p.C + 2 * (ir + jr * p.ldc), p.ldc, mr, nr);
       }
     }
   }

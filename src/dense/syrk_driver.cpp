@@ -8,7 +8,8 @@
 // long columns are narrow and no thread is left with the bulk of the work —
 // the seed's load-balancing lesson (its diagonal tiles piled on one core).
 // Results are bitwise identical for any thread count: tiles sit on one global
-// grid and every element sees the same arithmetic.
+// grid, so whether an element is in an interior or a diagonal tile — and so
+// its arithmetic — depends on its position alone.
 #include "dense/syrk_driver.h"
 
 #include <algorithm>
@@ -84,9 +85,8 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   h->last_arch = h->arch;
   h->last_threads = 1;
   if (n == 0) return TESSERA_STATUS_SUCCESS;
-  const bool alpha_zero = alpha[0] == T(0) && (!Complex || alpha[1] == T(0));
-  const bool beta_one = beta[0] == T(1) && (!Complex || beta[1] == T(0));
-  if (alpha_zero || k == 0) {
+  const bool beta_one = is_one<T, Complex>(beta);
+  if (is_zero<T, Complex>(alpha) || k == 0) {
     if (!beta_one) scale_triangle(s, lower, herk, n, beta, C, ldc);
     return TESSERA_STATUS_SUCCESS;
   }

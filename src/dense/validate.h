@@ -15,11 +15,4 @@ inline bool valid_ld(int64_t ld, int64_t rows, int64_t cols) {
   return cols <= 1 || ld <= std::numeric_limits<int64_t>::max() / 2 / cols;
 }
 
-// A scalar equal to zero (complex: both parts; `real_only`: a real scalar
-// passed to a complex routine, e.g. HERK's alpha).
-template <typename T, bool Complex>
-bool is_zero(const T *x, bool real_only = false) {
-  return x[0] == T(0) && (!Complex || real_only || x[1] == T(0));
-}
-
 }  // namespace tessera::dense

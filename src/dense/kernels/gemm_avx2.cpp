@@ -24,7 +24,6 @@ struct VF64 {
   static vec fmadd(vec a, vec b, vec c) { return _mm256_fmadd_pd(a, b, c); }
   static vec mul(vec a, vec b) { return _mm256_mul_pd(a, b); }
   static vec add(vec a, vec b) { return _mm256_add_pd(a, b); }
-  static vec neg(vec a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
   static vec swap_pairs(vec a) { return _mm256_permute_pd(a, 0x5); }
   static vec addsub(vec a, vec b) { return _mm256_addsub_pd(a, b); }
 };
@@ -44,7 +43,6 @@ struct VF32 {
   static vec fmadd(vec a, vec b, vec c) { return _mm256_fmadd_ps(a, b, c); }
   static vec mul(vec a, vec b) { return _mm256_mul_ps(a, b); }
   static vec add(vec a, vec b) { return _mm256_add_ps(a, b); }
-  static vec neg(vec a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
   static vec swap_pairs(vec a) { return _mm256_permute_ps(a, 0xB1); }
   static vec addsub(vec a, vec b) { return _mm256_addsub_ps(a, b); }
 };

@@ -25,7 +25,6 @@ struct VF64 {
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_pd(a, b, c); }
   static vec mul(vec a, vec b) { return _mm512_mul_pd(a, b); }
   static vec add(vec a, vec b) { return _mm512_add_pd(a, b); }
-  static vec neg(vec a) { return _mm512_xor_pd(a, _mm512_set1_pd(-0.0)); }
   static vec swap_pairs(vec a) { return _mm512_shuffle_pd(a, a, 0x55); }
   // AVX-512 has no addsub: a*1 - b in even lanes, a*1 + b in odd (exact).
   static vec addsub(vec a, vec b) { return _mm512_fmaddsub_pd(a, _mm512_set1_pd(1.0), b); }
@@ -46,7 +45,6 @@ struct VF32 {
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_ps(a, b, c); }
   static vec mul(vec a, vec b) { return _mm512_mul_ps(a, b); }
   static vec add(vec a, vec b) { return _mm512_add_ps(a, b); }
-  static vec neg(vec a) { return _mm512_xor_ps(a, _mm512_set1_ps(-0.0f)); }
   static vec swap_pairs(vec a) { return _mm512_shuffle_ps(a, a, 0xB1); }
   static vec addsub(vec a, vec b) { return _mm512_fmaddsub_ps(a, _mm512_set1_ps(1.0f), b); }
 };

@@ -55,10 +55,6 @@ struct VGeneric {
     for (int i = 0; i < N; ++i) a.v[i] += b.v[i];
     return a;
   }
-  static vec neg(vec a) {
-    for (int i = 0; i < N; ++i) a.v[i] = -a.v[i];
-    return a;
-  }
   static vec swap_pairs(vec a) {
     for (int i = 0; i + 1 < N; i += 2) std::swap(a.v[i], a.v[i + 1]);
     return a;

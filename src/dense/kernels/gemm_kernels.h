@@ -39,10 +39,11 @@ struct GemmKernels {
                      int64_t b_js, T beta, T *c, int64_t ldc, int64_t m, int64_t n);
 
   // Complex direct kernel (interleaved complex, units of complex elements):
-  // an (MR/2) × (NR/2) complex tile, A read in place (op N, a_ks = lda), B at
-  // b[2(l*b_ks + j*b_js)] (conjugated if conj_b), real alpha, complex beta.
-  void (*ukr_cdirect)(int64_t k, T alpha, const T *a, int64_t a_ks, int64_t a_rows, const T *b, int64_t b_ks,
-                      int64_t b_js, bool conj_b, const T *beta, T *c, int64_t ldc, int64_t m, int64_t n);
+  // C[0:m, 0:n] = A·B + beta·C on an (MR/2) × (NR/2) complex tile, A(i, l) at
+  // a[2(l*a_ks + i)] for i < a_rows, B(l, j) at b[2(l*b_ks + j*b_js)] — B
+  // already scaled by alpha (form_temp) — and a complex beta.
+  void (*ukr_cdirect)(int64_t k, const T *a, int64_t a_ks, int64_t a_rows, const T *b, int64_t b_ks, int64_t b_js,
+                      const T *beta, T *c, int64_t ldc, int64_t m, int64_t n);
 
   // Netlib's TEMP for the complex direct path: out[2(l + j*kc)] (re, im) =
   // alpha·op(B)(l, j) for l < kc, j < nc, with Fortran's complex product
