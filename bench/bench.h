@@ -44,6 +44,9 @@ struct Peak {
 };
 Peak measure_peak(int threads);
 
+// CBLAS enum values (cblas.h) for calling the peers without their headers.
+enum { kColMajor = 102, kNoTrans = 111, kTrans = 112, kConjTrans = 113, kUpper = 121, kLower = 122 };
+
 // A BLAS loaded with dlopen, called through its CBLAS entry points.
 struct Peer {
   std::string name;    // e.g. "OpenBLAS-omp-ZEN"
@@ -87,6 +90,8 @@ struct Row {
   double peak = 0;              // GFLOP/s
   std::vector<std::pair<std::string, double>> gflops;  // library → median GFLOP/s ("Tessera" first)
 };
+// The fastest peer's GFLOP/s in a row (0 if none), and its name.
+double best_peer(const Row &r, std::string *name = nullptr);
 void print_header(const std::vector<std::string> &libs);
 void print_row(const Row &r);
 void write_csv(const std::string &path, const std::vector<Row> &rows);

@@ -24,8 +24,6 @@ namespace bench {
 
 namespace {
 
-enum { kColMajor = 102, kNoTrans = 111, kTrans = 112, kConjTrans = 113 };
-
 struct Shape {
   long m, n, k;
   bool square;

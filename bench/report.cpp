@@ -19,7 +19,7 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static double best_peer(const Row &r, std::string *name = nullptr) {
+double best_peer(const Row &r, std::string *name) {
   double best = 0;
   for (size_t i = 1; i < r.gflops.size(); ++i)
     if (r.gflops[i].second > best) {

@@ -22,8 +22,6 @@ namespace bench {
 
 namespace {
 
-enum { kColMajor = 102, kNoTrans = 111, kTrans = 112, kConjTrans = 113, kUpper = 121, kLower = 122 };
-
 struct Options {
   std::vector<std::string> routines = {"ssyrk", "dsyrk", "csyrk", "zsyrk", "cherk", "zherk"};
   std::vector<long> threads;
@@ -136,10 +134,8 @@ int run_suite(tblasHandle_t h, std::vector<Peer> &peers, const Options &base, co
     o.trans = c.trans;
     const int t = std::max(1, std::min(c.threads, std::max(1, cores)));
     const Row r = run_syrk_case<std::complex<float>, float>(h, peers, "csyrk", c.n, c.k, t, o, peaks[std::min(t, 2)].f32, rng);
-    double best = 0;
     std::string best_name = "-";
-    for (size_t i = 1; i < r.gflops.size(); ++i)
-      if (r.gflops[i].second > best) best = r.gflops[i].second, best_name = r.gflops[i].first;
+    const double best = best_peer(r, &best_name);
     const double ratio = best > 0 ? r.gflops[0].second / best : 0;
     if (best > 0) {
       ratios.push_back(ratio);

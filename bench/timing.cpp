@@ -5,6 +5,9 @@
 
 namespace bench {
 
+// Calls longer than this (seconds) get no separate warm-up and at most 3 rounds.
+constexpr double kLongCall = 0.25;
+
 // Times one case over all runners; returns median seconds per call for each.
 // Before each timed batch a library runs untimed for `warm` seconds (at least
 // one call): its threads wake up, the cores leave any idle state, and the
@@ -13,9 +16,6 @@ namespace bench {
 // ~0.1 s; 20 ms covers the first, the yielding second costs little). An idle
 // pause instead would let the hypervisor park the vCPUs, which then come back
 // slow for milliseconds (measured here).
-// Calls longer than this (seconds) get no separate warm-up and at most 3 rounds.
-constexpr double kLongCall = 0.25;
-
 std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double warm) {
   const size_t L = rs.size();
   std::vector<int> batch(L, 1), warm_calls(L, 1);

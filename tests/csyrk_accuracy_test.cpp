@@ -54,17 +54,10 @@ std::vector<CaseRow> load_cases() {
   return rows;
 }
 
-template <typename W>
-W fmul(W a, W b) {  // Fortran's complex product, no Annex G recovery
-  return W(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
-}
-
 // op(A)(i, l): A is n×k (N) or k×n (T, C: no conjugation for csyrk).
 cf opa(const std::vector<cf> &A, int64_t lda, char t, int64_t i, int64_t l) {
   return t == 'N' ? A[i + l * lda] : A[l + i * lda];
 }
-
-bool in_tri(char uplo, int64_t i, int64_t j) { return uplo == 'L' ? i >= j : i <= j; }
 
 // Same class of non-finite value (NaN, +Inf, -Inf) or both finite.
 int cls(float x) { return std::isnan(x) ? 3 : std::isinf(x) ? (x > 0 ? 1 : 2) : 0; }
@@ -94,7 +87,7 @@ Outcome run(tblasHandle_t h, const CaseRow &c) {
     if (c.n <= 0) return;
     for (int t = 0; t < count; ++t) {
       int64_t i = int64_t(rng() % uint64_t(c.n)), j = int64_t(rng() % uint64_t(c.n));
-      if (!in_tri(c.uplo, i, j)) std::swap(i, j);
+      if (!tt::in_triangle(c.uplo == 'L', i, j)) std::swap(i, j);
       C[i + j * c.ldc] = v;
     }
   };
@@ -118,7 +111,7 @@ Outcome run(tblasHandle_t h, const CaseRow &c) {
   // Outside the triangle and below row n: poison, to be returned byte-identical.
   for (int64_t j = 0; j < c.n; ++j)
     for (int64_t i = 0; i < c.ldc; ++i)
-      if (i >= c.n || !in_tri(c.uplo, i, j)) C[i + j * c.ldc] = cf(nan, -nan);
+      if (i >= c.n || !tt::in_triangle(c.uplo == 'L', i, j)) C[i + j * c.ldc] = cf(nan, -nan);
   const std::vector<cf> C0 = C;
 
   const auto uplo = c.uplo == 'L' ? TBLAS_FILL_MODE_LOWER
@@ -146,7 +139,7 @@ Outcome run(tblasHandle_t h, const CaseRow &c) {
   // Outside the triangle: untouched.
   for (int64_t j = 0; j < c.n; ++j)
     for (int64_t i = 0; i < c.ldc; ++i)
-      if ((i >= c.n || !in_tri(c.uplo, i, j)) && std::memcmp(&C[i + j * c.ldc], &C0[i + j * c.ldc], sizeof(cf))) {
+      if ((i >= c.n || !tt::in_triangle(c.uplo == 'L', i, j)) && std::memcmp(&C[i + j * c.ldc], &C0[i + j * c.ldc], sizeof(cf))) {
         o.pass = false;
         o.why = "touched the other triangle";
         return o;
@@ -164,16 +157,16 @@ Outcome run(tblasHandle_t h, const CaseRow &c) {
   const double eps = std::numeric_limits<float>::epsilon();
   for (int64_t j = 0; j < c.n && !quick; ++j)
     for (int64_t i = 0; i < c.n; ++i) {
-      if (!in_tri(c.uplo, i, j)) continue;
+      if (!tt::in_triangle(c.uplo == 'L', i, j)) continue;
       const cf c0 = C0[i + j * c.ldc];
-      cf sref = c.beta == cf(0) ? cf(0) : c.beta == cf(1) ? c0 : fmul(c.beta, c0);
-      cd wref = c.beta == cf(0) ? cd(0) : c.beta == cf(1) ? cd(c0) : fmul(cd(c.beta), cd(c0));
+      cf sref = c.beta == cf(0) ? cf(0) : c.beta == cf(1) ? c0 : tt::mul(c.beta, c0);
+      cd wref = c.beta == cf(0) ? cd(0) : c.beta == cf(1) ? cd(c0) : tt::mul(cd(c.beta), cd(c0));
       double bound = c.beta == cf(0) ? 0 : double(tt::wabs(cd(c.beta)) * tt::wabs(cd(c0)));
       if (c.alpha != cf(0))
         for (int64_t l = 0; l < c.k; ++l) {
           const cf aj = opa(A, c.lda, c.trans, j, l), ai = opa(A, c.lda, c.trans, i, l);
-          sref += fmul(fmul(c.alpha, aj), ai);
-          wref += fmul(fmul(cd(c.alpha), cd(aj)), cd(ai));
+          sref += tt::mul(tt::mul(c.alpha, aj), ai);
+          wref += tt::mul(tt::mul(cd(c.alpha), cd(aj)), cd(ai));
           bound += double(tt::wabs(cd(c.alpha)) * tt::wabs(cd(aj)) * tt::wabs(cd(ai)));
         }
       const cf x = C[i + j * c.ldc];

@@ -84,13 +84,6 @@ const std::vector<int64_t> kEdgeSizes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 1
 const std::vector<int64_t> kBlockSizes = {127, 128, 129, 191, 192, 193, 239, 240, 241, 255, 256, 257, 320, 336, 385};
 
 template <typename T>
-double ratio_limit(int64_t k) {
-  // Recursive summation of k products: |err| <= (k+2)·eps·bound (Higham, gamma_k),
-  // with a factor 2 for complex products. Typical errors are far below it.
-  return std::max<double>(16.0, double(k + 2) * (tt::is_cplx<T>::value ? 2.0 : 1.0));
-}
-
-template <typename T>
 void edge_sweep(uint64_t seed) {
   std::mt19937_64 rng(seed);
   const tblasOperation_t ops[] = {TBLAS_OP_N, TBLAS_OP_T, TBLAS_OP_C};
@@ -113,7 +106,7 @@ void edge_sweep(uint64_t seed) {
           auto r = run_case<T>(H.h, c, alpha, beta, rng);
           ++cases;
           worst = std::max(worst, r.worst_ratio);
-          EXPECT_LE(r.worst_ratio, ratio_limit<T>(c.k))
+          EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(c.k))
               << tesseraGetArchString(arch) << " " << op_name(ta) << op_name(tb) << " m=" << c.m << " n=" << c.n
               << " k=" << c.k;
           EXPECT_EQ(r.mismatches, 0);
@@ -144,14 +137,14 @@ void block_sweep(uint64_t seed) {
       Case c{ops[rep % 3], ops[(rep / 3 + rep) % 3], kBlockSizes[pick(rng)], 37 + rep * 11, kBlockSizes[pick(rng)], 1, 0, 2};
       auto r = run_case<T>(H.h, c, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
       worst = std::max(worst, r.worst_ratio);
-      EXPECT_LE(r.worst_ratio, ratio_limit<T>(c.k)) << "m=" << c.m << " n=" << c.n << " k=" << c.k;
+      EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(c.k)) << "m=" << c.m << " n=" << c.n << " k=" << c.k;
       EXPECT_EQ(r.mismatches, 0);
     }
     // Wide in n: crosses NC (2040) with a short m.
     Case wide{TBLAS_OP_N, TBLAS_OP_T, 9, 2100, 40, 0, 1, 0};
     auto r = run_case<T>(H.h, wide, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
     worst = std::max(worst, r.worst_ratio);
-    EXPECT_LE(r.worst_ratio, ratio_limit<T>(wide.k));
+    EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(wide.k));
     std::printf("[ worst ratio ] blocks %s %s: %.3f\n", tesseraGetArchString(arch), tt::type_name<T>(), worst);
   }
 }
@@ -176,7 +169,7 @@ void scalar_sweep(uint64_t seed) {
       for (int64_t s : {int64_t(13), int64_t(130)}) {
         Case c{TBLAS_OP_N, TBLAS_OP_C, s, s + 3, s - 2, 1, 2, 3};
         auto r = run_case<T>(H.h, c, alpha, beta, rng);
-        EXPECT_LE(r.worst_ratio, ratio_limit<T>(c.k));
+        EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(c.k));
         EXPECT_EQ(r.mismatches, 0);
         EXPECT_EQ(r.special_mismatch, 0);
       }

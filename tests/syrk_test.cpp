@@ -44,8 +44,6 @@ struct Case {
   int64_t n, k, pad_a, pad_c;
 };
 
-bool in_tri(bool lower, int64_t i, int64_t j) { return lower ? i >= j : i <= j; }
-
 // Reference in Netlib's order (alpha applied to the "B" side first), on the
 // triangle; HERK conjugates the B side and zeroes the diagonal's imaginary part.
 template <typename T>
@@ -58,7 +56,7 @@ void ref_syrk(bool lower, bool herk, tblasOperation_t t, int64_t n, int64_t k, T
   const W wa = tt::widen(alpha), wb = tt::widen(beta);
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < n; ++i) {
-      if (!in_tri(lower, i, j)) continue;
+      if (!tt::in_triangle(lower, i, j)) continue;
       const W c0 = tt::widen(C0[i + j * ldc]);
       W acc = beta == T(0) ? W(0) : beta == T(1) ? c0 : tt::mul(wb, c0);
       double mag = beta == T(0) ? 0.0 : double(tt::wabs(wb) * tt::wabs(c0));
@@ -90,7 +88,7 @@ tt::ErrorReport run_case(tblasHandle_t h, const Case &c, bool is_herk, T alpha, 
   V<T> C = tt::random_vector<T>(size_t(ldc * std::max<int64_t>(c.n, 1)), rng);
   for (int64_t j = 0; j < c.n; ++j)
     for (int64_t i = 0; i < ldc; ++i)
-      if (i >= c.n || !in_tri(c.lower, i, j)) C[i + j * ldc] = tt::nan_value<T>();
+      if (i >= c.n || !tt::in_triangle(c.lower, i, j)) C[i + j * ldc] = tt::nan_value<T>();
   const V<T> C0 = C;
   const auto u = c.lower ? TBLAS_FILL_MODE_LOWER : TBLAS_FILL_MODE_UPPER;
   tesseraStatus_t st;
@@ -109,7 +107,7 @@ tt::ErrorReport run_case(tblasHandle_t h, const Case &c, bool is_herk, T alpha, 
   EXPECT_EQ(st, TESSERA_STATUS_SUCCESS);
   for (int64_t j = 0; j < c.n; ++j)
     for (int64_t i = 0; i < ldc; ++i)
-      if (i >= c.n || !in_tri(c.lower, i, j))
+      if (i >= c.n || !tt::in_triangle(c.lower, i, j))
         EXPECT_EQ(std::memcmp(&C[i + j * ldc], &C0[i + j * ldc], sizeof(T)), 0)
             << "touched (" << i << "," << j << ") outside the triangle";
   if constexpr (tt::is_cplx<T>::value)
@@ -123,14 +121,10 @@ tt::ErrorReport run_case(tblasHandle_t h, const Case &c, bool is_herk, T alpha, 
   V<T> Cm = C;
   for (int64_t j = 0; j < c.n; ++j)
     for (int64_t i = 0; i < c.n; ++i)
-      if (!in_tri(c.lower, i, j)) Cm[i + j * ldc] = T(0);
+      if (!tt::in_triangle(c.lower, i, j)) Cm[i + j * ldc] = T(0);
   return tt::compare<T>(Cm, ref, bound, c.n, c.n, ldc);
 }
 
-template <typename T>
-double ratio_limit(int64_t k) {
-  return std::max<double>(16.0, double(k + 2) * (tt::is_cplx<T>::value ? 2.0 : 1.0));
-}
 
 const std::vector<int64_t> kSizes = {0, 1, 2, 3, 5, 7, 8, 9, 12, 13, 16, 17, 23, 31, 33, 47, 48, 49, 64, 65, 97, 130};
 
@@ -155,7 +149,7 @@ void sweep(bool herk, uint64_t seed) {
           auto r = run_case<T>(H.h, c, herk, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
           ++cases;
           worst = std::max(worst, r.worst_ratio);
-          EXPECT_LE(r.worst_ratio, ratio_limit<T>(c.k))
+          EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(c.k))
               << tesseraGetArchString(arch) << (lower ? " L" : " U") << " n=" << c.n << " k=" << c.k;
           EXPECT_EQ(r.mismatches, 0);
           tesseraArch_t ran;

@@ -1,6 +1,7 @@
 // Shared test helpers: random data, a higher-precision reference GEMM written
 // as Netlib's loops, and the SPEC §3.3 error measures.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -147,6 +148,17 @@ ErrorReport compare(const std::vector<T> &C, const std::vector<wide_of<T>> &ref,
     }
   return r;
 }
+
+// Limit for the Netlib-style ratio of a sum of k products: recursive
+// summation gives |err| <= (k+2)·eps·bound (Higham, gamma_k), with a factor 2
+// for complex products. Typical errors are far below it.
+template <typename T>
+double ratio_limit(int64_t k) {
+  return std::max<double>(16.0, double(k + 2) * (is_cplx<T>::value ? 2.0 : 1.0));
+}
+
+// (i, j) lies in the stored triangle of a SYRK/HERK C.
+inline bool in_triangle(bool lower, int64_t i, int64_t j) { return lower ? i >= j : i <= j; }
 
 // ISA paths this CPU can run (tests cover each and assert it is the one that ran).
 inline std::vector<tesseraArch_t> supported_paths() {
