@@ -13,7 +13,8 @@ bool cpu_supports(Arch arch) {
   __builtin_cpu_init();
   switch (arch) {
     case Arch::generic: return true;
-    case Arch::avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Arch::avx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
     case Arch::avx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&

@@ -1,45 +1,10 @@
 #include "core/handle.h"
 
-#include <mutex>
 #include <new>
-#include <unordered_set>
 
 #include "core/thread_pool.h"
 
-namespace tessera {
 
-namespace {
-std::mutex &registry_mutex() {
-  static std::mutex *m = new std::mutex();
-  return *m;
-}
-std::unordered_set<const void *> &registry() {
-  static auto *s = new std::unordered_set<const void *>();
-  return *s;
-}
-}  // namespace
-
-bool handle_register(const void *h) {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  try {
-    return registry().insert(h).second;
-  } catch (...) {
-    return false;
-  }
-}
-
-bool handle_unregister(const void *h) {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  return registry().erase(h) == 1;
-}
-
-bool handle_is_live(const void *h) {
-  if (!h) return false;
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  return registry().count(h) == 1;
-}
-
-}  // namespace tessera
 
 using tessera::Arch;
 
@@ -55,7 +20,7 @@ tesseraStatus_t tblasCreate(tblasHandle_t *handle) {
   ctx->gemm_kc = tessera::env_int64("TESSERA_GEMM_KC");
   ctx->gemm_mc = tessera::env_int64("TESSERA_GEMM_MC");
   ctx->gemm_nc = tessera::env_int64("TESSERA_GEMM_NC");
-  if (!tessera::handle_register(ctx)) {
+  if (!tessera::object_register(ctx, tessera::ObjectKind::blas_handle)) {
     delete ctx;
     return TESSERA_STATUS_ALLOC_FAILED;
   }
@@ -64,7 +29,7 @@ tesseraStatus_t tblasCreate(tblasHandle_t *handle) {
 }
 
 tesseraStatus_t tblasDestroy(tblasHandle_t handle) {
-  if (!tessera::handle_unregister(handle)) return TESSERA_STATUS_NOT_INITIALIZED;
+  if (!tessera::object_unregister(handle, tessera::ObjectKind::blas_handle)) return TESSERA_STATUS_NOT_INITIALIZED;
   delete handle;
   return TESSERA_STATUS_SUCCESS;
 }

@@ -2,6 +2,7 @@
 // workspace. Modelled on ruy's Context: it owns resources and reports what ran.
 #pragma once
 #include "core/cpu.h"
+#include "core/registry.h"
 #include "core/workspace.h"
 #include "tessera/blas.h"
 
@@ -18,10 +19,6 @@ struct tblasContext {
 
 namespace tessera {
 
-// Live-handle registry: lets every entry point tell a valid handle from a null,
-// destroyed or foreign pointer (NOT_INITIALIZED) without touching freed memory.
-bool handle_register(const void *h);
-bool handle_unregister(const void *h);
-bool handle_is_live(const void *h);
+inline bool handle_is_live(const tblasContext *h) { return object_is_live(h, ObjectKind::blas_handle); }
 
 }  // namespace tessera

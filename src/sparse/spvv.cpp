@@ -1,0 +1,128 @@
+// SpVV: result = sum_i x.values[i] * y[x.indices[i]].
+// validate → plan (fixed chunks of kChunk entries) → drive: threads claim
+// chunks; each chunk's indices are range-checked before any y element is read
+// through them, then its partial sum is computed; partials are added in chunk
+// order. The chunking depends on nnz only, so the result is bitwise identical
+// for any thread count.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+
+#include "sparse/kernels/sparse_kernels.h"
+#include "sparse/sparse_context.h"
+
+namespace tessera::sparse {
+namespace {
+
+// 8192 entries: 32–64 KiB of indices and values, a few µs of gathers — small
+// enough to balance 2–8 threads at the seed's nnz = 100k, large enough that
+// claiming a chunk costs nothing.
+constexpr int64_t kChunk = 8192;
+// Below ~16k entries a second thread costs more to wake than it saves.
+constexpr int64_t kMinNnzPerThread = 16384;
+
+int vtype_of(tesseraDataType_t t) {
+  switch (t) {
+    case TESSERA_R_32F: return kF32;
+    case TESSERA_R_64F: return kF64;
+    case TESSERA_R_32I: return kI32;
+    case TESSERA_R_16F: return kF16;
+    default: return -1;
+  }
+}
+
+// The compute type each value type computes in (fp16 accumulates in fp32).
+tesseraDataType_t compute_type_for(tesseraDataType_t t) { return t == TESSERA_R_16F ? TESSERA_R_32F : t; }
+
+template <class I>
+bool chunk_in_range(const I *idx, int64_t n, int64_t lo, int64_t hi) {
+  // Branch-free min/max so the compiler vectorises the scan of the chunk.
+  int64_t mn = INT64_MAX, mx = INT64_MIN;
+  for (int64_t i = 0; i < n; ++i) {
+    mn = std::min<int64_t>(mn, idx[i]);
+    mx = std::max<int64_t>(mx, idx[i]);
+  }
+  return mn >= lo && mx < hi;
+}
+
+struct SpvvTask {
+  SpvvArgs args;
+  SpvvChunkFn kernel;
+  int64_t chunks;
+  int64_t lo, hi;  // valid raw index range [base, size + base)
+  bool idx64;
+  std::atomic<int64_t> next{0};
+  std::atomic<bool> bad{false};
+};
+
+void spvv_task(void *ctx, int, int) {
+  auto &t = *static_cast<SpvvTask *>(ctx);
+  for (int64_t c; (c = t.next.fetch_add(1, std::memory_order_relaxed)) < t.chunks;) {
+    const int64_t begin = c * kChunk, n = std::min(kChunk, t.args.nnz - begin);
+    const bool ok = t.idx64 ? chunk_in_range(static_cast<const int64_t *>(t.args.indices) + begin, n, t.lo, t.hi)
+                            : chunk_in_range(static_cast<const int32_t *>(t.args.indices) + begin, n, t.lo, t.hi);
+    if (!ok) {
+      t.bad.store(true, std::memory_order_relaxed);
+      continue;
+    }
+    t.kernel(t.args, c);
+  }
+}
+
+}  // namespace
+}  // namespace tessera::sparse
+
+using namespace tessera::sparse;
+
+extern "C" tesseraStatus_t tsparseSpVV(tsparseHandle_t h, tsparseOperation_t op, tsparseSpVecDescr_t x,
+                                       tsparseDnVecDescr_t y, void *result, tesseraDataType_t computeType) {
+  if (!sparse_handle_is_live(h)) return TESSERA_STATUS_NOT_INITIALIZED;
+  if (!tessera::object_is_live(x, tessera::ObjectKind::spvec) ||
+      !tessera::object_is_live(y, tessera::ObjectKind::dnvec) || !result)
+    return TESSERA_STATUS_INVALID_VALUE;
+  if (op != TSPARSE_OPERATION_NON_TRANSPOSE) {
+    const bool known = op == TSPARSE_OPERATION_TRANSPOSE || op == TSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
+    return known ? TESSERA_STATUS_NOT_SUPPORTED : TESSERA_STATUS_INVALID_VALUE;
+  }
+  const int vt = vtype_of(x->type);
+  if (vt < 0 || x->type != y->type || computeType != compute_type_for(x->type)) return TESSERA_STATUS_NOT_SUPPORTED;
+
+  const SparseKernels &K = sparse_kernels(h->arch);
+  h->last_arch = h->arch;
+  h->last_threads = 1;
+  const size_t acc_bytes = x->type == TESSERA_R_64F ? 8 : 4;
+  if (x->nnz == 0) {  // empty sum: +0 of the compute type
+    std::memset(result, 0, acc_bytes);
+    return TESSERA_STATUS_SUCCESS;
+  }
+
+  SpvvTask t;
+  t.chunks = (x->nnz + kChunk - 1) / kChunk;
+  // Partials live on the stack up to 1M entries (128 chunks), else the heap.
+  constexpr int64_t kStackChunks = 128;
+  alignas(64) double stack_partials[kStackChunks];
+  std::vector<double> heap_partials;
+  void *partials = stack_partials;
+  if (t.chunks > kStackChunks) {
+    try {
+      heap_partials.resize(size_t(t.chunks));
+    } catch (...) {
+      return TESSERA_STATUS_ALLOC_FAILED;
+    }
+    partials = heap_partials.data();
+  }
+  t.args = SpvvArgs{x->nnz, int64_t(x->base), kChunk, x->indices, x->values, y->values, partials};
+  t.kernel = K.spvv[vt][x->idx_type == TSPARSE_INDEX_64I];
+  t.lo = x->base;
+  t.hi = y->size + x->base;
+  t.idx64 = x->idx_type == TSPARSE_INDEX_64I;
+
+  int threads = 1;
+  tessera::ThreadPool::Lease lease = lease_threads(h, x->nnz, kMinNnzPerThread, t.chunks, &threads);
+  lease.run(threads, &spvv_task, &t);
+  h->last_threads = threads;
+  if (t.bad.load()) return TESSERA_STATUS_INVALID_VALUE;
+  K.spvv_combine[vt](partials, t.chunks, result);
+  return TESSERA_STATUS_SUCCESS;
+}
