@@ -102,5 +102,7 @@ int gemm_main(int argc, char **argv);
 int syrk_main(int argc, char **argv);
 int pool_main(int argc, char **argv);
 int peak_main(int argc, char **argv);
+int spmv_main(int argc, char **argv);
+int spvv_main(int argc, char **argv);
 
 }  // namespace bench

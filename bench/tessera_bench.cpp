@@ -1,5 +1,5 @@
 // tessera-bench: Tessera side by side with the peer BLAS libraries on this
-// machine. Subcommands: gemm, syrk, peak, pool.
+// machine. Subcommands: gemm, syrk, spmv, spvv, peak, pool.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -47,7 +47,7 @@ int pool_main(int, char **) {
 
 int main(int argc, char **argv) {
   if (argc < 2 || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help")) {
-    std::printf("usage: tessera-bench {gemm|syrk|peak|pool} [options]   (tessera-bench gemm --help)\n");
+    std::printf("usage: tessera-bench {gemm|syrk|spmv|spvv|peak|pool} [options]   (tessera-bench gemm --help)\n");
     return argc < 2 ? 2 : 0;
   }
   std::string cmd = argv[1];
@@ -55,6 +55,8 @@ int main(int argc, char **argv) {
   if (cmd == "syrk") return bench::syrk_main(argc - 2, argv + 2);
   if (cmd == "peak") return bench::peak_main(argc - 2, argv + 2);
   if (cmd == "pool") return bench::pool_main(argc - 2, argv + 2);
+  if (cmd == "spmv") return bench::spmv_main(argc - 2, argv + 2);
+  if (cmd == "spvv") return bench::spvv_main(argc - 2, argv + 2);
   std::fprintf(stderr, "unknown command %s\n", cmd.c_str());
   return 2;
 }

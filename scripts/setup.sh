@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake libgtest-dev libgmock-dev
       libopenblas-dev libopenblas0-openmp libopenblas0-pthread libblis-dev libblis4-pthread
-      gnuplot-nox)
+      libeigen3-dev librsb-dev gnuplot-nox)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

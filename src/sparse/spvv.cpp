@@ -35,23 +35,13 @@ int vtype_of(tesseraDataType_t t) {
 // The compute type each value type computes in (fp16 accumulates in fp32).
 tesseraDataType_t compute_type_for(tesseraDataType_t t) { return t == TESSERA_R_16F ? TESSERA_R_32F : t; }
 
-template <class I>
-bool chunk_in_range(const I *idx, int64_t n, int64_t lo, int64_t hi) {
-  // Branch-free min/max so the compiler vectorises the scan of the chunk.
-  int64_t mn = INT64_MAX, mx = INT64_MIN;
-  for (int64_t i = 0; i < n; ++i) {
-    mn = std::min<int64_t>(mn, idx[i]);
-    mx = std::max<int64_t>(mx, idx[i]);
-  }
-  return mn >= lo && mx < hi;
-}
-
 struct SpvvTask {
   SpvvArgs args;
   SpvvChunkFn kernel;
+  IndexRangeFn range;
+  size_t idx_bytes;
   int64_t chunks;
   int64_t lo, hi;  // valid raw index range [base, size + base)
-  bool idx64;
   std::atomic<int64_t> next{0};
   std::atomic<bool> bad{false};
 };
@@ -60,9 +50,9 @@ void spvv_task(void *ctx, int, int) {
   auto &t = *static_cast<SpvvTask *>(ctx);
   for (int64_t c; (c = t.next.fetch_add(1, std::memory_order_relaxed)) < t.chunks;) {
     const int64_t begin = c * kChunk, n = std::min(kChunk, t.args.nnz - begin);
-    const bool ok = t.idx64 ? chunk_in_range(static_cast<const int64_t *>(t.args.indices) + begin, n, t.lo, t.hi)
-                            : chunk_in_range(static_cast<const int32_t *>(t.args.indices) + begin, n, t.lo, t.hi);
-    if (!ok) {
+    int64_t mn, mx;
+    t.range(static_cast<const char *>(t.args.indices) + begin * t.idx_bytes, n, &mn, &mx);
+    if (mn < t.lo || mx >= t.hi) {
       t.bad.store(true, std::memory_order_relaxed);
       continue;
     }
@@ -116,7 +106,8 @@ extern "C" tesseraStatus_t tsparseSpVV(tsparseHandle_t h, tsparseOperation_t op,
   t.kernel = K.spvv[vt][x->idx_type == TSPARSE_INDEX_64I];
   t.lo = x->base;
   t.hi = y->size + x->base;
-  t.idx64 = x->idx_type == TSPARSE_INDEX_64I;
+  t.range = K.index_range[x->idx_type == TSPARSE_INDEX_64I];
+  t.idx_bytes = x->idx_type == TSPARSE_INDEX_64I ? 8 : 4;
 
   int threads = 1;
   tessera::ThreadPool::Lease lease = lease_threads(h, x->nnz, kMinNnzPerThread, t.chunks, &threads);

@@ -29,6 +29,9 @@ struct SpvvArgs {
 };
 using SpvvChunkFn = void (*)(const SpvvArgs &a, int64_t c);
 using SpvvCombineFn = void (*)(const void *partial, int64_t n, void *result);
+// Smallest and largest of n indices (the driver's range check; a table entry
+// so that it runs with the ISA's vector min/max).
+using IndexRangeFn = void (*)(const void *idx, int64_t n, int64_t *mn, int64_t *mx);
 
 // CSR SpMV. Merge-path coordinates: the path through (rows row-ends, nnz
 // entries) is cut at fixed diagonals; piece p starts at row piece_row[p] and
@@ -63,6 +66,7 @@ struct SparseKernels {
   const char *name;
   SpvvChunkFn spvv[4][2];  // [VType][index width]
   SpvvCombineFn spvv_combine[4];
+  IndexRangeFn index_range[2];  // [index width]
   CsrPieceFn spmv_n[3][2][2];  // [VType][row offset width][column index width]
   CsrFixupFn spmv_n_fixup[3];
   CsrPieceFn spmv_t[3][2][2];
