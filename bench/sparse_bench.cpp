@@ -200,7 +200,7 @@ int usage_spmv() {
       "  y = A*x (alpha 1, beta 0) with Tessera, Eigen (RowMajor, OpenMP) and librsb; effective GB/s under\n"
       "  the byte model values + int32 indices + row offsets + x + y (each once), against the STREAM read\n"
       "  bandwidth measured in the same run. Default matrices: lap2d (2048^2 grid), st27 (100^3), rmat\n"
-      "  (scale 21, 19M edges + 5 dense rows) and ../shared/matrices/*.mtx; --quick uses smaller grids.\n");
+      "  (scale 21, 19M edges + 5 dense rows) and tests/data/matrices/*.mtx; --quick uses smaller grids.\n");
   return 0;
 }
 
@@ -230,7 +230,7 @@ int spmv_main(int argc, char **argv) {
   }
   if (add_shared)
     for (const char *f : {"bcsstk13", "pushpull", "arrow", "bayer10"})
-      names.push_back(std::string(TESSERA_SOURCE_DIR) + "/../shared/matrices/" + f + ".mtx");
+      names.push_back(std::string(TESSERA_SOURCE_DIR) + "/tests/data/matrices/" + f + ".mtx");
   const std::vector<long> threads = parse_list(threads_list);
   int max_threads = 1;
   for (long t : threads) max_threads = std::max(max_threads, int(t));
