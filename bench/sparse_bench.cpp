@@ -196,6 +196,7 @@ void print_spmv(const SpmvResult &r) {
 int usage_spmv() {
   std::printf(
       "tessera-bench spmv [--matrices lap2d,st27,rmat,FILE.mtx,...] [--types d,s,i] [--threads 1,2]\n"
+      "                   (lap2d:G, st27:G, rmat:SCALE pick other sizes)\n"
       "                   [--quick] [--rounds N] [--out DIR]\n"
       "  y = A*x (alpha 1, beta 0) with Tessera, Eigen (RowMajor, OpenMP) and librsb; effective GB/s under\n"
       "  the byte model values + int32 indices + row offsets + x + y (each once), against the STREAM read\n"
@@ -247,11 +248,20 @@ int spmv_main(int argc, char **argv) {
   for (const std::string &n : names) {
     CsrMatrix m;
     try {
-      if (n == "lap2d") m = make_laplacian_2d(quick ? 1024 : 2048);
-      else if (n == "st27") m = make_stencil_27(quick ? 60 : 100);
-      else if (n == "rmat")
-        m = quick ? make_rmat(19, 19000000 / 4, {30000, 37500, 50000, 75000, 125000}, 42)
-                  : make_rmat(21, 19000000, {120000, 150000, 200000, 300000, 500000}, 42);
+      // "name:size" picks another grid (lap2d:512) or R-MAT scale (rmat:18).
+      const size_t colon = n.find(':');
+      const std::string kind = n.substr(0, colon);
+      const long sz = colon == std::string::npos ? 0 : std::atol(n.c_str() + colon + 1);
+      if (kind == "lap2d") m = make_laplacian_2d(sz ? sz : quick ? 1024 : 2048);
+      else if (kind == "st27") m = make_stencil_27(sz ? sz : quick ? 60 : 100);
+      else if (kind == "rmat") {
+        // Edges and dense-row draws scale with 2^scale (the baseline's at 21).
+        const int scale = sz ? int(sz) : quick ? 19 : 21;
+        const double f = std::ldexp(1.0, scale - 21);
+        std::vector<int64_t> draws;
+        for (int64_t d : {120000, 150000, 200000, 300000, 500000}) draws.push_back(int64_t(d * f));
+        m = make_rmat(scale, int64_t(19000000 * f), draws, 42);
+      }
       else m = load_mtx(n, false);
     } catch (const std::exception &e) {
       std::fprintf(stderr, "%s: %s\n", n.c_str(), e.what());

@@ -22,6 +22,11 @@ constexpr bool kHasFma = true;
 // ---- gathers ------------------------------------------------------------------
 // Gather<T, I>: W lanes of y[idx - base] for one index width and value type;
 // the index vector is rebased first, so no pointer ever points before y.
+// Lane masks: the first n lanes set.
+inline __m256i lanes8(int n) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)); }
+inline __m128i lanes4x32(int n) { return _mm_cmpgt_epi32(_mm_set1_epi32(n), _mm_setr_epi32(0, 1, 2, 3)); }
+inline __m256i lanes4x64(int n) { return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3)); }
+
 template <class T, class I>
 struct Gather;
 
@@ -38,6 +43,14 @@ struct Gather<float, int32_t> {
   }
   static V madd(V acc, V a, V b) { return _mm256_fmadd_ps(a, b, acc); }
   static V add(V a, V b) { return _mm256_add_ps(a, b); }
+  // v[j] * y[c[j] - base] in the first n < W lanes, 0 in the others; masked
+  // loads and gathers touch nothing beyond the n entries.
+  static V tail_product(const float *v, const int32_t *c, const float *y, int64_t base, int n) {
+    const __m256i m = lanes8(n);
+    const __m256i i = _mm256_sub_epi32(_mm256_maskload_epi32(c, m), _mm256_set1_epi32(int32_t(base)));
+    const V g = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), y, i, _mm256_castsi256_ps(m), 4);
+    return _mm256_mul_ps(_mm256_maskload_ps(v, m), g);
+  }
   static float sum(V v) {  // fixed pairwise order
     __m128 h = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     h = _mm_add_ps(h, _mm_movehl_ps(h, h));
@@ -58,6 +71,13 @@ struct Gather<float, int64_t> {
   }
   static V madd(V acc, V a, V b) { return _mm_fmadd_ps(a, b, acc); }
   static V add(V a, V b) { return _mm_add_ps(a, b); }
+  static V tail_product(const float *v, const int64_t *c, const float *y, int64_t base, int n) {
+    const __m128i m = lanes4x32(n);
+    const __m256i i = _mm256_sub_epi64(_mm256_maskload_epi64(reinterpret_cast<const long long *>(c), lanes4x64(n)),
+                                       _mm256_set1_epi64x(base));
+    const V g = _mm256_mask_i64gather_ps(_mm_setzero_ps(), y, i, _mm_castsi128_ps(m), 4);
+    return _mm_mul_ps(_mm_maskload_ps(v, m), g);
+  }
   static float sum(V h) {
     h = _mm_add_ps(h, _mm_movehl_ps(h, h));
     h = _mm_add_ss(h, _mm_movehdup_ps(h));
@@ -84,12 +104,25 @@ struct Gather<double, int32_t> : GatherF64 {
     const __m128i i = _mm_sub_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(c)), _mm_set1_epi32(int32_t(base)));
     return _mm256_i32gather_pd(y, i, 8);
   }
+  static V tail_product(const double *v, const int32_t *c, const double *y, int64_t base, int n) {
+    const __m256i m = lanes4x64(n);
+    const __m128i i = _mm_sub_epi32(_mm_maskload_epi32(c, lanes4x32(n)), _mm_set1_epi32(int32_t(base)));
+    const V g = _mm256_mask_i32gather_pd(_mm256_setzero_pd(), y, i, _mm256_castsi256_pd(m), 8);
+    return _mm256_mul_pd(_mm256_maskload_pd(v, m), g);
+  }
 };
 template <>
 struct Gather<double, int64_t> : GatherF64 {
   static V gather(const double *y, const int64_t *c, int64_t base) {
     const __m256i i = _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(c)), _mm256_set1_epi64x(base));
     return _mm256_i64gather_pd(y, i, 8);
+  }
+  static V tail_product(const double *v, const int64_t *c, const double *y, int64_t base, int n) {
+    const __m256i m = lanes4x64(n);
+    const __m256i i = _mm256_sub_epi64(_mm256_maskload_epi64(reinterpret_cast<const long long *>(c), m),
+                                       _mm256_set1_epi64x(base));
+    const V g = _mm256_mask_i64gather_pd(_mm256_setzero_pd(), y, i, _mm256_castsi256_pd(m), 8);
+    return _mm256_mul_pd(_mm256_maskload_pd(v, m), g);
   }
 };
 
@@ -105,6 +138,12 @@ struct Gather<int32_t, int32_t> {
   }
   static V madd(V acc, V a, V b) { return _mm256_add_epi32(acc, _mm256_mullo_epi32(a, b)); }
   static V add(V a, V b) { return _mm256_add_epi32(a, b); }
+  static V tail_product(const int32_t *v, const int32_t *c, const int32_t *y, int64_t base, int n) {
+    const __m256i m = lanes8(n);
+    const __m256i i = _mm256_sub_epi32(_mm256_maskload_epi32(c, m), _mm256_set1_epi32(int32_t(base)));
+    const V g = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), y, i, m, 4);
+    return _mm256_mullo_epi32(_mm256_maskload_epi32(v, m), g);
+  }
   static uint32_t sum(V v) {
     alignas(32) uint32_t l[8];
     _mm256_store_si256(reinterpret_cast<__m256i *>(l), v);
@@ -125,6 +164,13 @@ struct Gather<int32_t, int64_t> {
   }
   static V madd(V acc, V a, V b) { return _mm_add_epi32(acc, _mm_mullo_epi32(a, b)); }
   static V add(V a, V b) { return _mm_add_epi32(a, b); }
+  static V tail_product(const int32_t *v, const int64_t *c, const int32_t *y, int64_t base, int n) {
+    const __m128i m = lanes4x32(n);
+    const __m256i i = _mm256_sub_epi64(_mm256_maskload_epi64(reinterpret_cast<const long long *>(c), lanes4x64(n)),
+                                       _mm256_set1_epi64x(base));
+    const V g = _mm256_mask_i64gather_epi32(_mm_setzero_si128(), y, i, m, 4);
+    return _mm_mullo_epi32(_mm_maskload_epi32(v, m), g);
+  }
   static uint32_t sum(V v) {
     alignas(16) uint32_t l[4];
     _mm_store_si128(reinterpret_cast<__m128i *>(l), v);
@@ -148,9 +194,8 @@ AccOf<T> gather_dot(const T *v, const I *c, const T *y, int64_t base, int64_t le
     a3 = G::madd(a3, G::load(v + j + 3 * W), G::gather(y, c + j + 3 * W, base));
   }
   for (; j + W <= len; j += W) a0 = G::madd(a0, G::load(v + j), G::gather(y, c + j, base));
-  AccOf<T> s = G::sum(G::add(G::add(a0, a1), G::add(a2, a3)));
-  for (; j < len; ++j) s = Num<T>::madd(s, Num<T>::load(v + j), Num<T>::load(y + (int64_t(c[j]) - base)));
-  return s;
+  if (j < len) a1 = G::add(a1, G::tail_product(v + j, c + j, y, base, int(len - j)));
+  return G::sum(G::add(G::add(a0, a1), G::add(a2, a3)));
 }
 
 template <class I>
@@ -172,17 +217,25 @@ struct SpvvDot<int32_t, I> {
   }
 };
 
-// CSR rows: short rows (the common 5–30 entries of stencils) stay scalar —
-// rows overlap in the out-of-order window and a gather's setup would cost
-// more than it hides; from 4W entries on, the row is latency-bound on its own
-// and the four gather accumulators win.
+// CSR rows: short rows (the 5–27 entries of stencils) stay scalar: rows
+// overlap in the out-of-order window, while masked gathers per row measured
+// 1.3–1.8x slower (lap2d, bayer10) and four gather accumulators 1.3x slower
+// on 27-entry rows (st27 in cache, fp64). From 32 entries on (bcsstk13,
+// pushpull, arrow's long row) a row is latency-bound on its own and the
+// gathers win by 1.2–1.5x.
+constexpr int64_t kGatherRow = 32;
 template <class T, class I>
 struct RowDot<T, I, std::enable_if_t<!std::is_same_v<T, uint16_t>>> {
   static AccOf<T> run(const T *v, const I *c, const T *x, int64_t base, int64_t len) {
-    if (len >= 4 * Gather<T, I>::W) return gather_dot(v, c, x, base, len);
-    AccOf<T> s = 0;
-    for (int64_t j = 0; j < len; ++j) s = Num<T>::madd(s, Num<T>::load(v + j), Num<T>::load(x + (int64_t(c[j]) - base)));
-    return s;
+    if (len >= kGatherRow) return gather_dot(v, c, x, base, len);
+    AccOf<T> s0 = 0, s1 = 0;
+    int64_t j = 0;
+    if (1) for (; j + 2 <= len; j += 2) {
+      s0 = Num<T>::madd(s0, Num<T>::load(v + j), Num<T>::load(x + (int64_t(c[j]) - base)));
+      s1 = Num<T>::madd(s1, Num<T>::load(v + j + 1), Num<T>::load(x + (int64_t(c[j + 1]) - base)));
+    }
+    for (; j < len; ++j) s0 = Num<T>::madd(s0, Num<T>::load(v + j), Num<T>::load(x + (int64_t(c[j]) - base)));
+    return Num<T>::add(s0, s1);
   }
 };
 
