@@ -267,6 +267,48 @@ struct SpvvDot<uint16_t, I> {
   }
 };
 
+// Index range with AVX2 min/max (this file is compiled without the loop
+// vectorizer, which otherwise turns short scalar row loops into slow
+// emulated gathers).
+template <>
+void index_range<int32_t>(const void *idx, int64_t n, int64_t *mn, int64_t *mx) {
+  const int32_t *p = static_cast<const int32_t *>(idx);
+  __m256i lo = _mm256_set1_epi32(INT32_MAX), hi = _mm256_set1_epi32(INT32_MIN);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + i));
+    lo = _mm256_min_epi32(lo, v);
+    hi = _mm256_max_epi32(hi, v);
+  }
+  alignas(32) int32_t l[8], h[8];
+  _mm256_store_si256(reinterpret_cast<__m256i *>(l), lo);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(h), hi);
+  int32_t a = INT32_MAX, b = INT32_MIN;
+  for (int k = 0; k < 8; ++k) a = std::min(a, l[k]), b = std::max(b, h[k]);
+  for (; i < n; ++i) a = std::min(a, p[i]), b = std::max(b, p[i]);
+  *mn = a;
+  *mx = b;
+}
+template <>
+void index_range<int64_t>(const void *idx, int64_t n, int64_t *mn, int64_t *mx) {
+  const int64_t *p = static_cast<const int64_t *>(idx);
+  __m256i lo = _mm256_set1_epi64x(INT64_MAX), hi = _mm256_set1_epi64x(INT64_MIN);
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + i));
+    lo = _mm256_blendv_epi8(lo, v, _mm256_cmpgt_epi64(lo, v));
+    hi = _mm256_blendv_epi8(hi, v, _mm256_cmpgt_epi64(v, hi));
+  }
+  alignas(32) int64_t l[4], h[4];
+  _mm256_store_si256(reinterpret_cast<__m256i *>(l), lo);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(h), hi);
+  int64_t a = INT64_MAX, b = INT64_MIN;
+  for (int k = 0; k < 4; ++k) a = std::min(a, l[k]), b = std::max(b, h[k]);
+  for (; i < n; ++i) a = std::min(a, p[i]), b = std::max(b, p[i]);
+  *mn = a;
+  *mx = b;
+}
+
 TESSERA_SPARSE_TABLE("avx2");
 
 }  // namespace tessera::sparse::avx2

@@ -43,6 +43,7 @@ struct CsrArgs {
   void *y = nullptr;
   const void *alpha = nullptr, *beta = nullptr;  // in the value type
   bool beta_zero = false;
+  bool stream_prefetch = false;  // op N: the matrix streams from DRAM (see kStreamAhead)
   int64_t items = 0;                   // merge-path items per piece
   const int64_t *piece_row = nullptr;  // pieces + 1 entries
   // op N: a row cut by a piece boundary is finished by the piece holding its
