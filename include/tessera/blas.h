@@ -9,8 +9,8 @@ extern "C" {
 #endif
 
 typedef struct tblasContext *tblasHandle_t;
-typedef enum { TBLAS_OP_N = 0, TBLAS_OP_T = 1, TBLAS_OP_C = 2 } tblasOperation_t;
-typedef enum { TBLAS_FILL_MODE_LOWER = 0, TBLAS_FILL_MODE_UPPER = 1 } tblasFillMode_t;
+typedef enum TESSERA_ENUM_INT { TBLAS_OP_N = 0, TBLAS_OP_T = 1, TBLAS_OP_C = 2 } tblasOperation_t;
+typedef enum TESSERA_ENUM_INT { TBLAS_FILL_MODE_LOWER = 0, TBLAS_FILL_MODE_UPPER = 1 } tblasFillMode_t;
 
 TESSERA_API tesseraStatus_t tblasCreate(tblasHandle_t *handle);
 TESSERA_API tesseraStatus_t tblasDestroy(tblasHandle_t handle);

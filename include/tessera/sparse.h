@@ -19,14 +19,14 @@ typedef struct tsparseSpVecDescr const *tsparseConstSpVecDescr_t;
 typedef struct tsparseDnVecDescr const *tsparseConstDnVecDescr_t;
 typedef struct tsparseSpMatDescr const *tsparseConstSpMatDescr_t;
 
-typedef enum { TSPARSE_INDEX_32I = 0, TSPARSE_INDEX_64I = 1 } tsparseIndexType_t;
-typedef enum { TSPARSE_INDEX_BASE_ZERO = 0, TSPARSE_INDEX_BASE_ONE = 1 } tsparseIndexBase_t;
-typedef enum {
+typedef enum TESSERA_ENUM_INT { TSPARSE_INDEX_32I = 0, TSPARSE_INDEX_64I = 1 } tsparseIndexType_t;
+typedef enum TESSERA_ENUM_INT { TSPARSE_INDEX_BASE_ZERO = 0, TSPARSE_INDEX_BASE_ONE = 1 } tsparseIndexBase_t;
+typedef enum TESSERA_ENUM_INT {
   TSPARSE_OPERATION_NON_TRANSPOSE = 0,
   TSPARSE_OPERATION_TRANSPOSE = 1,
   TSPARSE_OPERATION_CONJUGATE_TRANSPOSE = 2
 } tsparseOperation_t;
-typedef enum { TSPARSE_SPMV_ALG_DEFAULT = 0 } tsparseSpMVAlg_t;
+typedef enum TESSERA_ENUM_INT { TSPARSE_SPMV_ALG_DEFAULT = 0 } tsparseSpMVAlg_t;
 
 /* ---- handle ---------------------------------------------------------------
  * Thread count defaults to the cores available to the process

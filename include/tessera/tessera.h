@@ -12,11 +12,21 @@
 #define TESSERA_API __attribute__((visibility("default")))
 #endif
 
+/* In C++ the enums get int as their fixed underlying type, so that any int a
+ * caller passes (an invalid enum included, which the routines reject) is a
+ * valid value of the parameter's type. Same size and calling convention as
+ * the C enums. */
+#ifdef __cplusplus
+#define TESSERA_ENUM_INT : int
+#else
+#define TESSERA_ENUM_INT
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum {
+typedef enum TESSERA_ENUM_INT {
   TESSERA_STATUS_SUCCESS = 0,
   TESSERA_STATUS_NOT_INITIALIZED = 1,
   TESSERA_STATUS_ALLOC_FAILED = 3,
@@ -27,7 +37,7 @@ typedef enum {
 
 TESSERA_API const char *tesseraGetStatusString(tesseraStatus_t status);
 
-typedef enum {
+typedef enum TESSERA_ENUM_INT {
   TESSERA_R_16F,
   TESSERA_R_32F,
   TESSERA_R_64F,
@@ -41,7 +51,7 @@ typedef struct { double re, im; } tesseraDoubleComplex; /* layout of double _Com
 
 /* Instruction-set paths compiled into the library (extension to SPEC §7).
  * TESSERA_ARCH=generic|avx2|avx512 in the environment forces one. */
-typedef enum {
+typedef enum TESSERA_ENUM_INT {
   TESSERA_ARCH_GENERIC = 0,
   TESSERA_ARCH_AVX2 = 1,   /* AVX2 + FMA3 */
   TESSERA_ARCH_AVX512 = 2, /* AVX-512 F/DQ/VL/BW */

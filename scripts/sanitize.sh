@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Sanitizer runs, called by scripts/test.sh (so by CI):
+#  - the whole test suite built with AddressSanitizer + UndefinedBehaviorSanitizer
+#    (leak checking on; any report fails the run), except the tests that preload
+#    libtessera_blas.so into uninstrumented programs (Netlib's, numpy, the installed
+#    consumer) — an ASan runtime cannot be preloaded behind them;
+#  - the threaded tests (pool, determinism across thread counts, concurrent handles)
+#    built with ThreadSanitizer. The OpenMP tests are left out there: libgomp is not
+#    instrumented, so TSan cannot see its synchronisation.
+# Setup is assumed done (scripts/setup.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DTESSERA_SANITIZE=address,undefined \
+      -DTESSERA_BUILD_BENCH=OFF > /dev/null
+cmake --build build-asan -j2
+(cd build-asan &&
+ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+ ctest --output-on-failure -j1 -E "netlib|numpy|install_and_consume")
+
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DTESSERA_SANITIZE=thread \
+      -DTESSERA_BUILD_BENCH=OFF > /dev/null
+cmake --build build-tsan -j2 --target tessera_tests
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build-tsan/tests/tessera_tests \
+  --gtest_filter='Concurrency*:Core.*:*ThreadDeterminism*:SpMV.EveryIsa*:SpMV.UsesSeveral*:SpVV.AllTypes*:-*OpenMP*'
+echo "sanitize: ASan+UBSan suite and TSan threaded tests clean"
