@@ -5,7 +5,8 @@ set -euo pipefail
 pkgs=(build-essential cmake libgtest-dev libgmock-dev
       libopenblas-dev libopenblas0-openmp libopenblas0-pthread libblis-dev libblis4-pthread
       libeigen3-dev librsb-dev gnuplot-nox
-      libblas3 libblas-test python3 python3-numpy python3-pytest python3-hypothesis pkg-config)
+      libblas3 libblas-test python3 python3-numpy python3-pytest python3-hypothesis pkg-config
+      clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -246,14 +246,16 @@ tsparseMmMatrix *read(const char *path, tesseraDataType_t want, tsparseIndexType
   if (h.sym != Symmetry::general && rows != cols) r.fail("a %s matrix must be square", h.sym == Symmetry::skew ? "skew-symmetric" : "symmetric");
   if (!h.coordinate) {
     // Array: every column-major entry (symmetric: the lower triangle with the
-    // diagonal; skew-symmetric: strictly lower).
+    // diagonal; skew-symmetric: strictly lower). Counted in closed form, with
+    // overflow checks: a size line can claim anything.
     const int64_t off = h.sym == Symmetry::skew ? 1 : 0;
-    count = 0;
-    for (int64_t j = 0; j < cols; ++j) count += h.sym == Symmetry::general ? rows : std::max<int64_t>(0, rows - j - off);
+    const int64_t m = h.sym == Symmetry::general ? rows : rows - off;  // entries in column 0
+    const int64_t c = h.sym == Symmetry::general ? cols : std::min(cols, m);
+    if (m > 0 && c > 0 && m > (INT64_MAX - m) / c) r.fail("array of %lld x %lld entries is too large", (long long)rows, (long long)cols);
+    count = h.sym == Symmetry::general ? m * c : (m <= 0 ? 0 : m * (m + 1) / 2);
   }
-
   std::vector<Entry> entries;
-  entries.reserve(size_t(std::min<int64_t>(count, int64_t(1) << 26)));
+  entries.reserve(size_t(std::min<int64_t>(count, int64_t(1) << 16)));  // grows with the file, not the claim
   int64_t aj = 0, ai = h.sym == Symmetry::skew ? 1 : 0;  // array cursor
   while (r.next_data_line(&b, &e)) {
     if (int64_t(entries.size()) == count) r.fail("more entries than the %lld declared", (long long)count);

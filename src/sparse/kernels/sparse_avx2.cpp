@@ -3,7 +3,9 @@
 #include <immintrin.h>
 
 // GCC 12 flags the gathers' deliberately undefined pass-through operand.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 #include <algorithm>
 #include <cmath>
