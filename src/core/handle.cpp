@@ -2,6 +2,7 @@
 
 #include <new>
 
+#include "core/alloc.h"
 #include "core/thread_pool.h"
 
 
@@ -12,7 +13,7 @@ extern "C" {
 
 tesseraStatus_t tblasCreate(tblasHandle_t *handle) {
   if (!handle) return TESSERA_STATUS_INVALID_VALUE;
-  auto *ctx = new (std::nothrow) tblasContext();
+  auto *ctx = tessera::alloc_fault() ? nullptr : new (std::nothrow) tblasContext();
   if (!ctx) return TESSERA_STATUS_ALLOC_FAILED;
   ctx->num_threads = tessera::default_num_threads();
   ctx->arch = tessera::default_arch();

@@ -1,5 +1,7 @@
 #include "core/registry.h"
 
+#include "core/alloc.h"
+
 #include <mutex>
 #include <unordered_map>
 
@@ -18,6 +20,7 @@ std::unordered_map<const void *, ObjectKind> &registry() {
 }  // namespace
 
 bool object_register(const void *p, ObjectKind kind) {
+  if (alloc_fault()) return false;
   std::lock_guard<std::mutex> lock(registry_mutex());
   try {
     return registry().emplace(p, kind).second;

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "core/alloc.h"
+
 namespace tessera {
 
 AlignedBuffer::~AlignedBuffer() { std::free(ptr_); }
@@ -23,7 +25,7 @@ void *AlignedBuffer::reserve(size_t bytes) {
   constexpr size_t kHugePage = size_t(2) << 20;
   const bool huge = rounded >= kHugePage;
   if (huge) rounded = (rounded + kHugePage - 1) & ~(kHugePage - 1);
-  if (posix_memalign(&p, huge ? kHugePage : 64, rounded) != 0) return nullptr;
+  if (alloc_fault() || posix_memalign(&p, huge ? kHugePage : 64, rounded) != 0) return nullptr;
   if (huge) madvise(p, rounded, MADV_HUGEPAGE);
   ptr_ = p;
   size_ = rounded;
@@ -32,7 +34,10 @@ void *AlignedBuffer::reserve(size_t bytes) {
 
 bool Workspace::reserve(int threads, size_t bytes_a, size_t bytes_b) {
   try {
-    if (static_cast<int>(slots_.size()) < threads) slots_.resize(threads);
+    if (static_cast<int>(slots_.size()) < threads) {
+      if (alloc_fault()) return false;
+      slots_.resize(threads);
+    }
   } catch (const std::bad_alloc &) {
     return false;
   }

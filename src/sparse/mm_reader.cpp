@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/alloc.h"
 #include "core/registry.h"
 #include "tessera/sparse.h"
 
@@ -217,6 +218,7 @@ void parse_value(Reader &r, const Header &h, const Tokens &t, int k, tesseraData
 }
 
 tsparseMmMatrix *read(const char *path, tesseraDataType_t want, tsparseIndexType_t itype) {
+  if (alloc_fault()) throw std::bad_alloc();
   FILE *f = std::fopen(path, "rb");
   if (!f) throw ParseError{TESSERA_STATUS_INVALID_VALUE, std::string(path) + ": cannot open: " + std::strerror(errno)};
   std::string text;
@@ -368,6 +370,7 @@ tesseraStatus_t tsparseMmRead(const char *path, tesseraDataType_t valueType, tsp
     tsparseMmMatrix *m = read(path, valueType, indexType);
     if (!tessera::object_register(m, tessera::ObjectKind::mm_matrix)) {
       delete m;
+      write_error(error, errorLength, std::string(path) + ": out of memory");
       return TESSERA_STATUS_ALLOC_FAILED;
     }
     *matrix = m;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <new>
 
+#include "core/alloc.h"
 #include "core/cpu.h"
 #include "sparse/sparse_context.h"
 
@@ -59,7 +60,7 @@ tesseraStatus_t create_spvec(tsparseSpVecDescr_t *x, int64_t size, int64_t nnz, 
     return TESSERA_STATUS_INVALID_VALUE;
   if (nnz > 0 && (!indices || !values)) return TESSERA_STATUS_INVALID_VALUE;
   if (tesseraStatus_t st = check_value_type(type); st != TESSERA_STATUS_SUCCESS) return st;
-  auto *d = new (std::nothrow) tsparseSpVecDescr();
+  auto *d = tessera::alloc_fault() ? nullptr : new (std::nothrow) tsparseSpVecDescr();
   if (!d) return TESSERA_STATUS_ALLOC_FAILED;
   d->size = size;
   d->nnz = nnz;
@@ -74,7 +75,7 @@ tesseraStatus_t create_spvec(tsparseSpVecDescr_t *x, int64_t size, int64_t nnz, 
 tesseraStatus_t create_dnvec(tsparseDnVecDescr_t *y, int64_t size, const void *values, tesseraDataType_t type) {
   if (!y || size < 0 || (size > 0 && !values)) return TESSERA_STATUS_INVALID_VALUE;
   if (tesseraStatus_t st = check_value_type(type); st != TESSERA_STATUS_SUCCESS) return st;
-  auto *d = new (std::nothrow) tsparseDnVecDescr();
+  auto *d = tessera::alloc_fault() ? nullptr : new (std::nothrow) tsparseDnVecDescr();
   if (!d) return TESSERA_STATUS_ALLOC_FAILED;
   d->size = size;
   d->values = const_cast<void *>(values);
@@ -93,7 +94,7 @@ tesseraStatus_t create_csr(tsparseSpMatDescr_t *A, int64_t rows, int64_t cols, i
   if (row_off_type == TSPARSE_INDEX_32I && nnz > kMax32 - base) return TESSERA_STATUS_INVALID_VALUE;
   if (col_ind_type == TSPARSE_INDEX_32I && cols > kMax32 - base + 1) return TESSERA_STATUS_INVALID_VALUE;
   if (tesseraStatus_t st = check_value_type(type); st != TESSERA_STATUS_SUCCESS) return st;
-  auto *d = new (std::nothrow) tsparseSpMatDescr();
+  auto *d = tessera::alloc_fault() ? nullptr : new (std::nothrow) tsparseSpMatDescr();
   if (!d) return TESSERA_STATUS_ALLOC_FAILED;
   d->rows = rows;
   d->cols = cols;
@@ -114,7 +115,7 @@ extern "C" {
 
 tesseraStatus_t tsparseCreate(tsparseHandle_t *handle) {
   if (!handle) return TESSERA_STATUS_INVALID_VALUE;
-  auto *ctx = new (std::nothrow) tsparseContext();
+  auto *ctx = tessera::alloc_fault() ? nullptr : new (std::nothrow) tsparseContext();
   if (!ctx) return TESSERA_STATUS_ALLOC_FAILED;
   ctx->num_threads = tessera::default_num_threads();
   ctx->arch = tessera::default_arch();

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/alloc.h"
 #include "sparse/kernels/sparse_kernels.h"
 #include "sparse/sparse_context.h"
 
@@ -127,7 +128,7 @@ tesseraStatus_t get_analysis(tsparseSpMatDescr &A, const CsrAnalysis **out) {
     *out = an;
     return TESSERA_STATUS_SUCCESS;
   }
-  auto *an = new (std::nothrow) CsrAnalysis();
+  auto *an = alloc_fault() ? nullptr : new (std::nothrow) CsrAnalysis();
   if (!an) return TESSERA_STATUS_ALLOC_FAILED;
   try {
     const bool o64 = A.row_off_type == TSPARSE_INDEX_64I, c64 = A.col_ind_type == TSPARSE_INDEX_64I;

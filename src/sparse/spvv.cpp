@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/alloc.h"
 #include "sparse/kernels/sparse_kernels.h"
 #include "sparse/sparse_context.h"
 
@@ -96,6 +97,7 @@ extern "C" tesseraStatus_t tsparseSpVV(tsparseHandle_t h, tsparseOperation_t op,
   void *partials = stack_partials;
   if (t.chunks > kStackChunks) {
     try {
+      if (tessera::alloc_fault()) throw std::bad_alloc();
       heap_partials.resize(size_t(t.chunks));
     } catch (...) {
       return TESSERA_STATUS_ALLOC_FAILED;
