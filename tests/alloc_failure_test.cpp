@@ -11,6 +11,7 @@
 
 #include "core/alloc.h"
 #include "sparse_util.h"
+#include "test_util.h"
 #include "tessera/blas.h"
 #include "tessera/sparse.h"
 
@@ -49,37 +50,86 @@ int sweep(const std::function<void()> &fresh, const std::function<tesseraStatus_
   return failures;
 }
 
-TEST(AllocFailure, DenseRoutinesReportAndRecover) {
-  const int64_t n = 257;  // large enough for the packed path (workspace)
+// One dense routine on fixed random inputs: `call(h, C)` updates C.
+template <class T>
+void dense_case(const char *what, const std::function<tesseraStatus_t(tblasHandle_t, T *)> &call, int64_t csize) {
   std::mt19937_64 rng(1);
-  std::vector<double> A(size_t(n * n)), B(size_t(n * n)), C0(size_t(n * n));
-  for (auto *v : {&A, &B, &C0})
-    for (auto &e : *v) e = tt::random_entry<double>(rng);
-  std::vector<double> C, want;
+  std::vector<T> C0(static_cast<size_t>(csize));
+  for (auto &e : C0) {
+    if constexpr (tt::is_cplx<T>::value) e = T(tt::random_entry<double>(rng), tt::random_entry<double>(rng));
+    else e = T(tt::random_entry<double>(rng));
+  }
   tblasHandle_t h = nullptr;
-  const double one = 1, half = 0.5;
-  // The expected results, computed once without injection.
+  std::vector<T> want = C0, C;
   tblasCreate(&h);
-  std::vector<double> want_gemm = C0, want_syrk = C0;
-  tblasDgemm(h, TBLAS_OP_N, TBLAS_OP_T, n, n, n, &one, A.data(), n, B.data(), n, &half, want_gemm.data(), n);
-  tblasDsyrk(h, TBLAS_FILL_MODE_UPPER, TBLAS_OP_N, n, n, &one, A.data(), n, &half, want_syrk.data(), n);
+  ASSERT_EQ(call(h, want.data()), TESSERA_STATUS_SUCCESS);
   tblasDestroy(h);
   h = nullptr;
-  auto fresh = [&] {  // a new handle: its workspace is empty
-    if (h) tblasDestroy(h);
-    ASSERT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS);
-    C = C0;
+  auto same = [](const std::vector<T> &a, const std::vector<T> &b) {
+    return std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
   };
-  auto untouched = [&] { return C == C0; };
-  int f = sweep(
-      fresh, [&] { return tblasDgemm(h, TBLAS_OP_N, TBLAS_OP_T, n, n, n, &one, A.data(), n, B.data(), n, &half, C.data(), n); },
-      untouched, [&] { return C == want_gemm; }, "dgemm");
-  EXPECT_GE(f, 1) << "dgemm allocated nothing: the injection did not reach it";
-  f = sweep(
-      fresh, [&] { return tblasDsyrk(h, TBLAS_FILL_MODE_UPPER, TBLAS_OP_N, n, n, &one, A.data(), n, &half, C.data(), n); },
-      untouched, [&] { return C == want_syrk; }, "dsyrk");
-  EXPECT_GE(f, 1);
+  const int f = sweep(
+      [&] {  // a new handle: its workspace is empty
+        if (h) tblasDestroy(h);
+        ASSERT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS);
+        C = C0;
+      },
+      [&] { return call(h, C.data()); }, [&] { return same(C, C0); }, [&] { return same(C, want); }, what);
+  EXPECT_GE(f, 1) << what << " allocated nothing: the injection did not reach it";
   tblasDestroy(h);
+}
+
+TEST(AllocFailure, DenseRoutinesReportAndRecover) {
+  using cf = std::complex<float>;
+  using cd = std::complex<double>;
+  const int64_t n = 257;  // large enough for the packed path (workspace)
+  std::mt19937_64 rng(2);
+  auto input = [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> v(static_cast<size_t>(n * n));
+    for (auto &e : v) {
+      if constexpr (tt::is_cplx<T>::value) e = T(tt::random_entry<double>(rng), tt::random_entry<double>(rng));
+      else e = T(tt::random_entry<double>(rng));
+    }
+    return v;
+  };
+  const auto As = input(0.f), Bs = input(0.f);
+  const auto Ad = input(0.0), Bd = input(0.0);
+  const auto Ac = input(cf()), Bc = input(cf());
+  const auto Az = input(cd()), Bz = input(cd());
+  const float s1 = 1, sh = 0.5f;
+  const double d1 = 1, dh = 0.5;
+  const cf c1(1, 0.5f), ch(0.5f, -1);
+  const cd z1(1, 0.5), zh(0.5, -1);
+  using TC = tesseraComplex;
+  using TZ = tesseraDoubleComplex;
+  auto pc = [](const cf *p) { return reinterpret_cast<const TC *>(p); };
+  auto pz = [](const cd *p) { return reinterpret_cast<const TZ *>(p); };
+  const auto N = TBLAS_OP_N, T = TBLAS_OP_T, C = TBLAS_OP_C;
+  const auto U = TBLAS_FILL_MODE_UPPER, L = TBLAS_FILL_MODE_LOWER;
+  const int64_t cs = n * n;
+  dense_case<float>("sgemm", [&](tblasHandle_t h, float *c) {
+    return tblasSgemm(h, N, T, n, n, n, &s1, As.data(), n, Bs.data(), n, &sh, c, n); }, cs);
+  dense_case<double>("dgemm", [&](tblasHandle_t h, double *c) {
+    return tblasDgemm(h, N, T, n, n, n, &d1, Ad.data(), n, Bd.data(), n, &dh, c, n); }, cs);
+  dense_case<cf>("cgemm", [&](tblasHandle_t h, cf *c) {
+    return tblasCgemm(h, C, N, n, n, n, pc(&c1), pc(Ac.data()), n, pc(Bc.data()), n, pc(&ch),
+                      reinterpret_cast<TC *>(c), n); }, cs);
+  dense_case<cd>("zgemm", [&](tblasHandle_t h, cd *c) {
+    return tblasZgemm(h, N, N, n, n, n, pz(&z1), pz(Az.data()), n, pz(Bz.data()), n, pz(&zh),
+                      reinterpret_cast<TZ *>(c), n); }, cs);
+  dense_case<float>("ssyrk", [&](tblasHandle_t h, float *c) {
+    return tblasSsyrk(h, U, N, n, n, &s1, As.data(), n, &sh, c, n); }, cs);
+  dense_case<double>("dsyrk", [&](tblasHandle_t h, double *c) {
+    return tblasDsyrk(h, L, T, n, n, &d1, Ad.data(), n, &dh, c, n); }, cs);
+  dense_case<cf>("csyrk", [&](tblasHandle_t h, cf *c) {
+    return tblasCsyrk(h, U, T, n, n, pc(&c1), pc(Ac.data()), n, pc(&ch), reinterpret_cast<TC *>(c), n); }, cs);
+  dense_case<cd>("zsyrk", [&](tblasHandle_t h, cd *c) {
+    return tblasZsyrk(h, L, N, n, n, pz(&z1), pz(Az.data()), n, pz(&zh), reinterpret_cast<TZ *>(c), n); }, cs);
+  dense_case<cf>("cherk", [&](tblasHandle_t h, cf *c) {
+    return tblasCherk(h, U, C, n, n, &s1, pc(Ac.data()), n, &sh, reinterpret_cast<TC *>(c), n); }, cs);
+  dense_case<cd>("zherk", [&](tblasHandle_t h, cd *c) {
+    return tblasZherk(h, L, N, n, n, &d1, pz(Az.data()), n, &dh, reinterpret_cast<TZ *>(c), n); }, cs);
 }
 
 TEST(AllocFailure, SparseRoutinesReportAndRecover) {
