@@ -141,6 +141,8 @@ TEST(MatrixMarket, MalformedFilesGiveFileLineReason) {
       {"%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", TESSERA_R_64F, TESSERA_STATUS_INVALID_VALUE, 3, "above the diagonal"},
       {"%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 1\n", TESSERA_R_64F, TESSERA_STATUS_INVALID_VALUE, 3, "diagonal entry"},
       {"%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", TESSERA_R_64F, TESSERA_STATUS_INVALID_VALUE, 5, "expected 4 entries, found 3"},
+      // Regression: a claimed array of 1.6e19 entries overflowed the count (and summing it column by column hung).
+      {"%%MatrixMarket matrix array real general\n4000000000 4000000000\n1\n", TESSERA_R_64F, TESSERA_STATUS_INVALID_VALUE, 2, "too large"},
       {"%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 2\n", TESSERA_R_64F, TESSERA_STATUS_NOT_SUPPORTED, 1, "complex"},
       {"%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 0.5\n", TESSERA_R_32I, TESSERA_STATUS_NOT_SUPPORTED, 1, "int32"},
   };

@@ -292,6 +292,9 @@ TEST(SpMV, InvalidArgumentsAndTypes) {
   EXPECT_EQ(call(h, 0, &one, nullptr, X, &zero, Y, D, 0, buf.data()), TESSERA_STATUS_INVALID_VALUE);
   EXPECT_EQ(call(h, 0, &one, A, nullptr, &zero, Y, D, 0, buf.data()), TESSERA_STATUS_INVALID_VALUE);
   EXPECT_EQ(call(h, 0, &one, A, X, &zero, Y2, D, 0, buf.data()), TESSERA_STATUS_INVALID_VALUE);  // y too short
+  EXPECT_EQ(call(h, 0, &one, A, Y2, &zero, Y, D, 0, buf.data()), TESSERA_STATUS_INVALID_VALUE);  // x too short
+  EXPECT_EQ(call(h, 1, &one, A, Y2, &zero, Y, D, 0, buf.data()), TESSERA_STATUS_INVALID_VALUE);  // op T: x too short
+  EXPECT_EQ(call(h, 0, &one, A, X, &zero, nullptr, D, 0, buf.data()), TESSERA_STATUS_INVALID_VALUE);  // y null
   EXPECT_EQ(call(h, 0, &one, A, X, &zero, reinterpret_cast<tsparseDnVecDescr_t>(A), D, 0, buf.data()),
             TESSERA_STATUS_INVALID_VALUE);  // a descriptor of the wrong kind
   EXPECT_EQ(call(h, 0, &one, A, XF, &zero, Y, D, 0, buf.data()), TESSERA_STATUS_NOT_SUPPORTED);  // mixed types
@@ -585,6 +588,13 @@ TEST(SpVV, OpsTypesAndNulls) {
   EXPECT_EQ(tsparseSpVV(h, kN, X, Y, &r, TESSERA_R_64F), TESSERA_STATUS_NOT_SUPPORTED);
   EXPECT_EQ(tsparseSpVV(h, kN, X, Y, nullptr, TESSERA_R_32F), TESSERA_STATUS_INVALID_VALUE);
   EXPECT_EQ(tsparseSpVV(h, kN, nullptr, Y, &r, TESSERA_R_32F), TESSERA_STATUS_INVALID_VALUE);
+  EXPECT_EQ(tsparseSpVV(h, kN, X, nullptr, &r, TESSERA_R_32F), TESSERA_STATUS_INVALID_VALUE);
+  EXPECT_EQ(tsparseSpVV(h, kN, reinterpret_cast<tsparseSpVecDescr_t>(Y), Y, &r, TESSERA_R_32F),
+            TESSERA_STATUS_INVALID_VALUE);  // a dense vector passed as the sparse one
+  tsparseHandle_t dead;
+  tsparseCreate(&dead);
+  tsparseDestroy(dead);
+  EXPECT_EQ(tsparseSpVV(dead, kN, X, Y, &r, TESSERA_R_32F), TESSERA_STATUS_NOT_INITIALIZED);
   EXPECT_EQ(tsparseSpVV(nullptr, kN, X, Y, &r, TESSERA_R_32F), TESSERA_STATUS_NOT_INITIALIZED);
   EXPECT_EQ(r, -1);
   tsparseDestroySpVec(X);
