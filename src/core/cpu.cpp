@@ -66,6 +66,18 @@ int available_cores() {
   return 1;
 }
 
+tesseraStatus_t arch_from_api(tesseraArch_t arch, Arch *out) {
+  if (arch == TESSERA_ARCH_AUTO) {
+    *out = default_arch();
+    return TESSERA_STATUS_SUCCESS;
+  }
+  if (arch != TESSERA_ARCH_GENERIC && arch != TESSERA_ARCH_AVX2 && arch != TESSERA_ARCH_AVX512)
+    return TESSERA_STATUS_INVALID_VALUE;
+  if (!cpu_supports(static_cast<Arch>(arch))) return TESSERA_STATUS_NOT_SUPPORTED;
+  *out = static_cast<Arch>(arch);
+  return TESSERA_STATUS_SUCCESS;
+}
+
 int64_t env_int64(const char *name) {
   if (const char *s = std::getenv(name)) {
     char *end = nullptr;

@@ -18,6 +18,9 @@ Arch default_arch();
 int available_cores();
 // TESSERA_NUM_THREADS if set and valid, otherwise available_cores().
 int default_num_threads();
+// The path a handle's Set*Arch call asks for: AUTO → default_arch(); an
+// unknown value → INVALID_VALUE; a path the CPU lacks → NOT_SUPPORTED.
+tesseraStatus_t arch_from_api(tesseraArch_t arch, Arch *out);
 // A positive integer from the environment, or 0 when unset or invalid.
 int64_t env_int64(const char *name);
 

@@ -7,7 +7,6 @@
 
 
 
-using tessera::Arch;
 
 extern "C" {
 
@@ -51,15 +50,7 @@ tesseraStatus_t tblasGetNumThreads(tblasHandle_t handle, int *threads) {
 
 tesseraStatus_t tblasSetArch(tblasHandle_t handle, tesseraArch_t arch) {
   if (!tessera::handle_is_live(handle)) return TESSERA_STATUS_NOT_INITIALIZED;
-  if (arch == TESSERA_ARCH_AUTO) {
-    handle->arch = tessera::default_arch();
-    return TESSERA_STATUS_SUCCESS;
-  }
-  if (arch != TESSERA_ARCH_GENERIC && arch != TESSERA_ARCH_AVX2 && arch != TESSERA_ARCH_AVX512)
-    return TESSERA_STATUS_INVALID_VALUE;
-  if (!tessera::cpu_supports(static_cast<Arch>(arch))) return TESSERA_STATUS_NOT_SUPPORTED;
-  handle->arch = static_cast<Arch>(arch);
-  return TESSERA_STATUS_SUCCESS;
+  return tessera::arch_from_api(arch, &handle->arch);
 }
 
 tesseraStatus_t tblasGetArch(tblasHandle_t handle, tesseraArch_t *arch) {

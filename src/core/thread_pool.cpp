@@ -7,7 +7,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
+#include <cmath>
 
 #include <chrono>
 
@@ -61,6 +63,15 @@ ThreadPool::~ThreadPool() {
   word_.fetch_add(1u << 8);
   futex_wake_all(&word_);
   for (auto &t : workers_) t.join();
+}
+
+ThreadPool::Lease ThreadPool::acquire_for(int max_threads, double work, double min_work, int64_t units,
+                                            int *threads) {
+  double want = std::min<double>(max_threads, std::max(1.0, std::floor(work / min_work)));
+  want = std::max(1.0, std::min<double>(want, double(units)));
+  Lease lease = acquire(int(want));
+  *threads = std::max(1, std::min(int(want), lease.granted()));
+  return lease;
 }
 
 ThreadPool::Lease ThreadPool::acquire(int wanted) {

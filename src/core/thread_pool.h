@@ -53,6 +53,10 @@ class ThreadPool {
 
   // Asks for `wanted` threads (including the caller).
   Lease acquire(int wanted);
+  // Leases threads for `work` (any unit) of which each thread should get at
+  // least `min_work`, split into at most `units` pieces, capped by the
+  // handle's `max_threads`; *threads = what the call may use (>= 1).
+  Lease acquire_for(int max_threads, double work, double min_work, int64_t units, int *threads);
 
   // Number of worker threads started so far (not counting callers).
   int workers() const { return static_cast<int>(workers_.size()); }

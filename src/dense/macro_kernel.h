@@ -45,11 +45,7 @@ inline int units_per_thread(double flops) { return flops < kFewUnitsFlops ? 4 : 
 
 // Leases threads for a call of `flops` with at most `max_units` units of work.
 inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int64_t max_units, int *threads) {
-  int want = int(std::min<double>(h->num_threads, std::max(1.0, std::floor(flops / kMinFlopsPerThread))));
-  want = int(std::max<int64_t>(1, std::min<int64_t>(want, max_units)));
-  ThreadPool::Lease lease = ThreadPool::instance().acquire(want);
-  *threads = std::max(1, std::min(want, lease.granted()));
-  return lease;
+  return ThreadPool::instance().acquire_for(h->num_threads, flops, kMinFlopsPerThread, max_units, threads);
 }
 
 // Which part of C an operation updates.

@@ -145,15 +145,7 @@ tesseraStatus_t tsparseGetNumThreads(tsparseHandle_t handle, int *threads) {
 
 tesseraStatus_t tsparseSetArch(tsparseHandle_t handle, tesseraArch_t arch) {
   if (!sparse_handle_is_live(handle)) return TESSERA_STATUS_NOT_INITIALIZED;
-  if (arch == TESSERA_ARCH_AUTO) {
-    handle->arch = tessera::default_arch();
-    return TESSERA_STATUS_SUCCESS;
-  }
-  if (arch != TESSERA_ARCH_GENERIC && arch != TESSERA_ARCH_AVX2 && arch != TESSERA_ARCH_AVX512)
-    return TESSERA_STATUS_INVALID_VALUE;
-  if (!tessera::cpu_supports(static_cast<tessera::Arch>(arch))) return TESSERA_STATUS_NOT_SUPPORTED;
-  handle->arch = static_cast<tessera::Arch>(arch);
-  return TESSERA_STATUS_SUCCESS;
+  return tessera::arch_from_api(arch, &handle->arch);
 }
 
 tesseraStatus_t tsparseGetArch(tsparseHandle_t handle, tesseraArch_t *arch) {

@@ -73,11 +73,7 @@ inline bool valid_base(int b) { return b == TSPARSE_INDEX_BASE_ZERO || b == TSPA
 // of work and one per piece, and no more than the pool grants.
 inline ThreadPool::Lease lease_threads(const tsparseContext *h, int64_t work, int64_t min_work, int64_t pieces,
                                        int *threads) {
-  int64_t want = std::min<int64_t>({int64_t(h->num_threads), std::max<int64_t>(1, work / min_work), pieces});
-  want = std::max<int64_t>(1, want);
-  ThreadPool::Lease lease = ThreadPool::instance().acquire(int(want));
-  *threads = std::max(1, std::min(int(want), lease.granted()));
-  return lease;
+  return ThreadPool::instance().acquire_for(h->num_threads, double(work), double(min_work), pieces, threads);
 }
 
 }  // namespace tessera::sparse

@@ -45,14 +45,6 @@ int64_t t_items_for(int64_t total) {
 }
 int64_t pieces_for(int64_t total, int64_t items) { return std::max<int64_t>(1, (total + items - 1) / items); }
 
-int vtype_of(tesseraDataType_t t) {
-  switch (t) {
-    case TESSERA_R_32F: return kF32;
-    case TESSERA_R_64F: return kF64;
-    case TESSERA_R_32I: return kI32;
-    default: return -1;
-  }
-}
 size_t type_size(tesseraDataType_t t) { return t == TESSERA_R_64F ? 8 : 4; }
 
 template <class O>
@@ -180,8 +172,8 @@ tesseraStatus_t check_args(tsparseHandle_t h, tsparseOperation_t op, const void 
   c->trans = op != TSPARSE_OPERATION_NON_TRANSPOSE;  // C is T for real types
   if (x->size != (c->trans ? A->rows : A->cols) || y->size != (c->trans ? A->cols : A->rows))
     return TESSERA_STATUS_INVALID_VALUE;
-  c->vt = vtype_of(A->type);
-  if (c->vt < 0 || x->type != A->type || y->type != A->type || computeType != A->type)
+  c->vt = vtype_of(A->type);  // SpMV has no fp16 kernels
+  if (c->vt < 0 || c->vt == kF16 || x->type != A->type || y->type != A->type || computeType != A->type)
     return TESSERA_STATUS_NOT_SUPPORTED;
   return TESSERA_STATUS_SUCCESS;
 }
@@ -299,7 +291,6 @@ tesseraStatus_t spmv_run(tsparseHandle_t h, const Checked &c, const void *alpha,
     a.part_off = an->t_part_off.data();
     a.partial = align64(buffer);
     t.piece = K.spmv_t[c.vt][o][ix];
-    t.reduce = K.spmv_t_reduce[c.vt];
     t.units = a.pieces;
     tessera::ThreadPool::Lease lease = lease_threads(h, total, kMinItemsPerThread, a.pieces, &threads);
     lease.run(threads, &piece_task, &t);

@@ -23,16 +23,6 @@ constexpr int64_t kChunk = 8192;
 // Below ~16k entries a second thread costs more to wake than it saves.
 constexpr int64_t kMinNnzPerThread = 16384;
 
-int vtype_of(tesseraDataType_t t) {
-  switch (t) {
-    case TESSERA_R_32F: return kF32;
-    case TESSERA_R_64F: return kF64;
-    case TESSERA_R_32I: return kI32;
-    case TESSERA_R_16F: return kF16;
-    default: return -1;
-  }
-}
-
 // The compute type each value type computes in (fp16 accumulates in fp32).
 tesseraDataType_t compute_type_for(tesseraDataType_t t) { return t == TESSERA_R_16F ? TESSERA_R_32F : t; }
 

@@ -12,6 +12,16 @@ namespace tessera::sparse {
 
 // Value types a kernel table is indexed by.
 enum VType : int { kF32 = 0, kF64 = 1, kI32 = 2, kF16 = 3 };
+// The kernel tables' index for a descriptor value type, -1 if none.
+inline int vtype_of(tesseraDataType_t t) {
+  switch (t) {
+    case TESSERA_R_32F: return kF32;
+    case TESSERA_R_64F: return kF64;
+    case TESSERA_R_32I: return kI32;
+    case TESSERA_R_16F: return kF16;
+    default: return -1;
+  }
+}
 // Index widths (row offsets, column indices, SpVV indices).
 enum IType : int { kI32Idx = 0, kI64Idx = 1 };
 
