@@ -101,35 +101,29 @@ TEST(AllocFailure, DenseRoutinesReportAndRecover) {
   const double d1 = 1, dh = 0.5;
   const cf c1(1, 0.5f), ch(0.5f, -1);
   const cd z1(1, 0.5), zh(0.5, -1);
-  using TC = tesseraComplex;
-  using TZ = tesseraDoubleComplex;
-  auto pc = [](const cf *p) { return reinterpret_cast<const TC *>(p); };
-  auto pz = [](const cd *p) { return reinterpret_cast<const TZ *>(p); };
   const auto N = TBLAS_OP_N, T = TBLAS_OP_T, C = TBLAS_OP_C;
   const auto U = TBLAS_FILL_MODE_UPPER, L = TBLAS_FILL_MODE_LOWER;
   const int64_t cs = n * n;
   dense_case<float>("sgemm", [&](tblasHandle_t h, float *c) {
-    return tblasSgemm(h, N, T, n, n, n, &s1, As.data(), n, Bs.data(), n, &sh, c, n); }, cs);
+    return tt::gemm(h, N, T, n, n, n, &s1, As.data(), n, Bs.data(), n, &sh, c, n); }, cs);
   dense_case<double>("dgemm", [&](tblasHandle_t h, double *c) {
-    return tblasDgemm(h, N, T, n, n, n, &d1, Ad.data(), n, Bd.data(), n, &dh, c, n); }, cs);
+    return tt::gemm(h, N, T, n, n, n, &d1, Ad.data(), n, Bd.data(), n, &dh, c, n); }, cs);
   dense_case<cf>("cgemm", [&](tblasHandle_t h, cf *c) {
-    return tblasCgemm(h, C, N, n, n, n, pc(&c1), pc(Ac.data()), n, pc(Bc.data()), n, pc(&ch),
-                      reinterpret_cast<TC *>(c), n); }, cs);
+    return tt::gemm(h, C, N, n, n, n, &c1, Ac.data(), n, Bc.data(), n, &ch, c, n); }, cs);
   dense_case<cd>("zgemm", [&](tblasHandle_t h, cd *c) {
-    return tblasZgemm(h, N, N, n, n, n, pz(&z1), pz(Az.data()), n, pz(Bz.data()), n, pz(&zh),
-                      reinterpret_cast<TZ *>(c), n); }, cs);
+    return tt::gemm(h, N, N, n, n, n, &z1, Az.data(), n, Bz.data(), n, &zh, c, n); }, cs);
   dense_case<float>("ssyrk", [&](tblasHandle_t h, float *c) {
-    return tblasSsyrk(h, U, N, n, n, &s1, As.data(), n, &sh, c, n); }, cs);
+    return tt::syrk(h, U, N, n, n, &s1, As.data(), n, &sh, c, n); }, cs);
   dense_case<double>("dsyrk", [&](tblasHandle_t h, double *c) {
-    return tblasDsyrk(h, L, T, n, n, &d1, Ad.data(), n, &dh, c, n); }, cs);
+    return tt::syrk(h, L, T, n, n, &d1, Ad.data(), n, &dh, c, n); }, cs);
   dense_case<cf>("csyrk", [&](tblasHandle_t h, cf *c) {
-    return tblasCsyrk(h, U, T, n, n, pc(&c1), pc(Ac.data()), n, pc(&ch), reinterpret_cast<TC *>(c), n); }, cs);
+    return tt::syrk(h, U, T, n, n, &c1, Ac.data(), n, &ch, c, n); }, cs);
   dense_case<cd>("zsyrk", [&](tblasHandle_t h, cd *c) {
-    return tblasZsyrk(h, L, N, n, n, pz(&z1), pz(Az.data()), n, pz(&zh), reinterpret_cast<TZ *>(c), n); }, cs);
+    return tt::syrk(h, L, N, n, n, &z1, Az.data(), n, &zh, c, n); }, cs);
   dense_case<cf>("cherk", [&](tblasHandle_t h, cf *c) {
-    return tblasCherk(h, U, C, n, n, &s1, pc(Ac.data()), n, &sh, reinterpret_cast<TC *>(c), n); }, cs);
+    return tt::herk(h, U, C, n, n, &s1, Ac.data(), n, &sh, c, n); }, cs);
   dense_case<cd>("zherk", [&](tblasHandle_t h, cd *c) {
-    return tblasZherk(h, L, N, n, n, &d1, pz(Az.data()), n, &dh, reinterpret_cast<TZ *>(c), n); }, cs);
+    return tt::herk(h, L, N, n, n, &d1, Az.data(), n, &dh, c, n); }, cs);
 }
 
 TEST(AllocFailure, SparseRoutinesReportAndRecover) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sparse_util.h"
+#include "test_util.h"
 #include "tessera/blas.h"
 #include "tessera/sparse.h"
 
@@ -74,32 +75,22 @@ struct Workload {
     std::vector<double> D = dc;
     std::vector<cf> C = cc;
     std::vector<cd> Z = zc;
-    auto tc = [](auto *p) { return reinterpret_cast<tesseraComplex *>(p); };
-    auto tz = [](auto *p) { return reinterpret_cast<tesseraDoubleComplex *>(p); };
-    auto ctc = [](const auto *p) { return reinterpret_cast<const tesseraComplex *>(p); };
-    auto ctz = [](const auto *p) { return reinterpret_cast<const tesseraDoubleComplex *>(p); };
-    EXPECT_EQ(tblasSgemm(h, TBLAS_OP_N, TBLAS_OP_T, n, n, n, &s1, sa.data(), n, sa.data(), n, &sb, S.data(), n), 0);
-    EXPECT_EQ(tblasDgemm(h, TBLAS_OP_T, TBLAS_OP_N, n, n, n, &d1, da.data(), n, da.data(), n, &db, D.data(), n), 0);
-    EXPECT_EQ(tblasCgemm(h, TBLAS_OP_C, TBLAS_OP_N, n, n, n, ctc(&c1), ctc(ca.data()), n, ctc(ca.data()), n, ctc(&cb),
-                         tc(C.data()), n),
-              0);
-    EXPECT_EQ(tblasZgemm(h, TBLAS_OP_N, TBLAS_OP_N, n, n, n, ctz(&z1), ctz(za.data()), n, ctz(za.data()), n, ctz(&zb),
-                         tz(Z.data()), n),
-              0);
+    const auto N = TBLAS_OP_N, T = TBLAS_OP_T, Cj = TBLAS_OP_C;
+    const auto Lo = TBLAS_FILL_MODE_LOWER, Up = TBLAS_FILL_MODE_UPPER;
+    EXPECT_EQ(tt::gemm(h, N, T, n, n, n, &s1, sa.data(), n, sa.data(), n, &sb, S.data(), n), 0);
+    EXPECT_EQ(tt::gemm(h, T, N, n, n, n, &d1, da.data(), n, da.data(), n, &db, D.data(), n), 0);
+    EXPECT_EQ(tt::gemm(h, Cj, N, n, n, n, &c1, ca.data(), n, ca.data(), n, &cb, C.data(), n), 0);
+    EXPECT_EQ(tt::gemm(h, N, N, n, n, n, &z1, za.data(), n, za.data(), n, &zb, Z.data(), n), 0);
     keep(S), keep(D), keep(C), keep(Z);
     S = sc, D = dc, C = cc, Z = zc;
-    EXPECT_EQ(tblasSsyrk(h, TBLAS_FILL_MODE_LOWER, TBLAS_OP_N, n, n, &s1, sa.data(), n, &sb, S.data(), n), 0);
-    EXPECT_EQ(tblasDsyrk(h, TBLAS_FILL_MODE_UPPER, TBLAS_OP_T, n, n, &d1, da.data(), n, &db, D.data(), n), 0);
-    EXPECT_EQ(tblasCsyrk(h, TBLAS_FILL_MODE_LOWER, TBLAS_OP_T, n, n, ctc(&c1), ctc(ca.data()), n, ctc(&cb),
-                         tc(C.data()), n),
-              0);
-    EXPECT_EQ(tblasZsyrk(h, TBLAS_FILL_MODE_UPPER, TBLAS_OP_N, n, n, ctz(&z1), ctz(za.data()), n, ctz(&zb),
-                         tz(Z.data()), n),
-              0);
+    EXPECT_EQ(tt::syrk(h, Lo, N, n, n, &s1, sa.data(), n, &sb, S.data(), n), 0);
+    EXPECT_EQ(tt::syrk(h, Up, T, n, n, &d1, da.data(), n, &db, D.data(), n), 0);
+    EXPECT_EQ(tt::syrk(h, Lo, T, n, n, &c1, ca.data(), n, &cb, C.data(), n), 0);
+    EXPECT_EQ(tt::syrk(h, Up, N, n, n, &z1, za.data(), n, &zb, Z.data(), n), 0);
     keep(S), keep(D), keep(C), keep(Z);
     C = cc, Z = zc;
-    EXPECT_EQ(tblasCherk(h, TBLAS_FILL_MODE_UPPER, TBLAS_OP_C, n, n, &s1, ctc(ca.data()), n, &sb, tc(C.data()), n), 0);
-    EXPECT_EQ(tblasZherk(h, TBLAS_FILL_MODE_LOWER, TBLAS_OP_N, n, n, &d1, ctz(za.data()), n, &db, tz(Z.data()), n), 0);
+    EXPECT_EQ(tt::herk(h, Up, Cj, n, n, &s1, ca.data(), n, &sb, C.data(), n), 0);
+    EXPECT_EQ(tt::herk(h, Lo, N, n, n, &d1, za.data(), n, &db, Z.data(), n), 0);
     keep(C), keep(Z);
 
     // SpMV (N and T) and SpVV.

@@ -16,33 +16,7 @@ namespace {
 using tt::real_t;
 template <typename T> using V = std::vector<T>;
 
-// Calls the tblas?gemm matching T.
-tesseraStatus_t gemm(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k,
-                     const float *al, const float *A, int64_t lda, const float *B, int64_t ldb, const float *be,
-                     float *C, int64_t ldc) {
-  return tblasSgemm(h, ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc);
-}
-tesseraStatus_t gemm(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k,
-                     const double *al, const double *A, int64_t lda, const double *B, int64_t ldb, const double *be,
-                     double *C, int64_t ldc) {
-  return tblasDgemm(h, ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc);
-}
-tesseraStatus_t gemm(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k,
-                     const std::complex<float> *al, const std::complex<float> *A, int64_t lda,
-                     const std::complex<float> *B, int64_t ldb, const std::complex<float> *be, std::complex<float> *C,
-                     int64_t ldc) {
-  auto c = [](auto *p) { return reinterpret_cast<const tesseraComplex *>(p); };
-  return tblasCgemm(h, ta, tb, m, n, k, c(al), c(A), lda, c(B), ldb, c(be), reinterpret_cast<tesseraComplex *>(C), ldc);
-}
-tesseraStatus_t gemm(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k,
-                     const std::complex<double> *al, const std::complex<double> *A, int64_t lda,
-                     const std::complex<double> *B, int64_t ldb, const std::complex<double> *be,
-                     std::complex<double> *C, int64_t ldc) {
-  auto c = [](auto *p) { return reinterpret_cast<const tesseraDoubleComplex *>(p); };
-  return tblasZgemm(h, ta, tb, m, n, k, c(al), c(A), lda, c(B), ldb, c(be),
-                    reinterpret_cast<tesseraDoubleComplex *>(C), ldc);
-}
-
+using tt::gemm;
 using tt::Handle;
 using tt::supported_paths;
 

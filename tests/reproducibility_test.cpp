@@ -116,51 +116,17 @@ Row spvv_row(const char *name) {
 std::vector<Row> table() {
   using cf = std::complex<float>;
   using cd = std::complex<double>;
-  auto cg = [](tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k, const cf *al,
-               const cf *A, int64_t lda, const cf *B, int64_t ldb, const cf *be, cf *C, int64_t ldc) {
-    using T = tesseraComplex;
-    return tblasCgemm(h, ta, tb, m, n, k, reinterpret_cast<const T *>(al), reinterpret_cast<const T *>(A), lda,
-                      reinterpret_cast<const T *>(B), ldb, reinterpret_cast<const T *>(be), reinterpret_cast<T *>(C), ldc);
-  };
-  auto zg = [](tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k, const cd *al,
-               const cd *A, int64_t lda, const cd *B, int64_t ldb, const cd *be, cd *C, int64_t ldc) {
-    using T = tesseraDoubleComplex;
-    return tblasZgemm(h, ta, tb, m, n, k, reinterpret_cast<const T *>(al), reinterpret_cast<const T *>(A), lda,
-                      reinterpret_cast<const T *>(B), ldb, reinterpret_cast<const T *>(be), reinterpret_cast<T *>(C), ldc);
-  };
-  auto cs = [](tblasHandle_t h, tblasFillMode_t u, tblasOperation_t t, int64_t n, int64_t k, const cf *al, const cf *A,
-               int64_t lda, const cf *be, cf *C, int64_t ldc) {
-    using T = tesseraComplex;
-    return tblasCsyrk(h, u, t, n, k, reinterpret_cast<const T *>(al), reinterpret_cast<const T *>(A), lda,
-                      reinterpret_cast<const T *>(be), reinterpret_cast<T *>(C), ldc);
-  };
-  auto zs = [](tblasHandle_t h, tblasFillMode_t u, tblasOperation_t t, int64_t n, int64_t k, const cd *al, const cd *A,
-               int64_t lda, const cd *be, cd *C, int64_t ldc) {
-    using T = tesseraDoubleComplex;
-    return tblasZsyrk(h, u, t, n, k, reinterpret_cast<const T *>(al), reinterpret_cast<const T *>(A), lda,
-                      reinterpret_cast<const T *>(be), reinterpret_cast<T *>(C), ldc);
-  };
-  auto ch = [](tblasHandle_t h, tblasFillMode_t u, tblasOperation_t t, int64_t n, int64_t k, const float *al,
-               const cf *A, int64_t lda, const float *be, cf *C, int64_t ldc) {
-    using T = tesseraComplex;
-    return tblasCherk(h, u, t, n, k, al, reinterpret_cast<const T *>(A), lda, be, reinterpret_cast<T *>(C), ldc);
-  };
-  auto zh = [](tblasHandle_t h, tblasFillMode_t u, tblasOperation_t t, int64_t n, int64_t k, const double *al,
-               const cd *A, int64_t lda, const double *be, cd *C, int64_t ldc) {
-    using T = tesseraDoubleComplex;
-    return tblasZherk(h, u, t, n, k, al, reinterpret_cast<const T *>(A), lda, be, reinterpret_cast<T *>(C), ldc);
-  };
   return {
-      gemm_row<float>("sgemm", tblasSgemm),
-      gemm_row<double>("dgemm", tblasDgemm),
-      gemm_row<cf>("cgemm", cg),
-      gemm_row<cd>("zgemm", zg),
-      syrk_row<float, float>("ssyrk", tblasSsyrk, TBLAS_OP_N),
-      syrk_row<double, double>("dsyrk", tblasDsyrk, TBLAS_OP_T),
-      syrk_row<cf, cf>("csyrk", cs, TBLAS_OP_N),
-      syrk_row<cd, cd>("zsyrk", zs, TBLAS_OP_T),
-      syrk_row<cf, float>("cherk", ch, TBLAS_OP_C),
-      syrk_row<cd, double>("zherk", zh, TBLAS_OP_N),
+      gemm_row<float>("sgemm", tt::gemm<float>),
+      gemm_row<double>("dgemm", tt::gemm<double>),
+      gemm_row<cf>("cgemm", tt::gemm<cf>),
+      gemm_row<cd>("zgemm", tt::gemm<cd>),
+      syrk_row<float, float>("ssyrk", tt::syrk<float>, TBLAS_OP_N),
+      syrk_row<double, double>("dsyrk", tt::syrk<double>, TBLAS_OP_T),
+      syrk_row<cf, cf>("csyrk", tt::syrk<cf>, TBLAS_OP_N),
+      syrk_row<cd, cd>("zsyrk", tt::syrk<cd>, TBLAS_OP_T),
+      syrk_row<cf, float>("cherk", tt::herk<cf>, TBLAS_OP_C),
+      syrk_row<cd, double>("zherk", tt::herk<cd>, TBLAS_OP_N),
       spmv_row<float>("SpMV fp32 N", TSPARSE_OPERATION_NON_TRANSPOSE),
       spmv_row<double>("SpMV fp64 N", TSPARSE_OPERATION_NON_TRANSPOSE),
       spmv_row<double>("SpMV fp64 T", TSPARSE_OPERATION_TRANSPOSE),

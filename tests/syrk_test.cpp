@@ -13,28 +13,8 @@ namespace {
 using tt::real_t;
 template <typename T> using V = std::vector<T>;
 
-// Routine selector: SYRK for every type, HERK for complex (alpha/beta real).
-template <typename T>
-tesseraStatus_t syrk(tblasHandle_t h, tblasFillMode_t u, tblasOperation_t t, int64_t n, int64_t k, const T *al,
-                     const T *A, int64_t lda, const T *be, T *C, int64_t ldc) {
-  if constexpr (std::is_same_v<T, float>) return tblasSsyrk(h, u, t, n, k, al, A, lda, be, C, ldc);
-  else if constexpr (std::is_same_v<T, double>) return tblasDsyrk(h, u, t, n, k, al, A, lda, be, C, ldc);
-  else if constexpr (std::is_same_v<T, std::complex<float>>)
-    return tblasCsyrk(h, u, t, n, k, (const tesseraComplex *)al, (const tesseraComplex *)A, lda,
-                      (const tesseraComplex *)be, (tesseraComplex *)C, ldc);
-  else
-    return tblasZsyrk(h, u, t, n, k, (const tesseraDoubleComplex *)al, (const tesseraDoubleComplex *)A, lda,
-                      (const tesseraDoubleComplex *)be, (tesseraDoubleComplex *)C, ldc);
-}
-template <typename T>
-tesseraStatus_t herk(tblasHandle_t h, tblasFillMode_t u, tblasOperation_t t, int64_t n, int64_t k,
-                     const real_t<T> *al, const T *A, int64_t lda, const real_t<T> *be, T *C, int64_t ldc) {
-  if constexpr (std::is_same_v<T, std::complex<float>>)
-    return tblasCherk(h, u, t, n, k, al, (const tesseraComplex *)A, lda, be, (tesseraComplex *)C, ldc);
-  else
-    return tblasZherk(h, u, t, n, k, al, (const tesseraDoubleComplex *)A, lda, be, (tesseraDoubleComplex *)C, ldc);
-}
-
+using tt::herk;
+using tt::syrk;
 using tt::Handle;
 using tt::supported_paths;
 

@@ -161,6 +161,47 @@ double ratio_limit(int64_t k) {
 inline bool in_triangle(bool lower, int64_t i, int64_t j) { return lower ? i >= j : i <= j; }
 
 // ISA paths this CPU can run (tests cover each and assert it is the one that ran).
+// The tblas routine for element type T (std::complex<float/double> for the
+// complex ones), so one template test serves every precision.
+template <typename T> auto api(const T *p) {
+  if constexpr (std::is_same_v<T, std::complex<float>>) return reinterpret_cast<const tesseraComplex *>(p);
+  else if constexpr (std::is_same_v<T, std::complex<double>>) return reinterpret_cast<const tesseraDoubleComplex *>(p);
+  else return p;
+}
+template <typename T> auto api(T *p) { return const_cast<std::remove_const_t<std::remove_pointer_t<decltype(api(static_cast<const T *>(p)))>> *>(api(static_cast<const T *>(p))); }
+
+// Inputs do not take part in deducing T (C does), so nullptr may be passed.
+template <typename T> using In = std::type_identity_t<T>;
+
+template <typename T>
+tesseraStatus_t gemm(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                     const In<T> *al, const In<T> *A, int64_t lda, const In<T> *B, int64_t ldb, const In<T> *be,
+                     T *C, int64_t ldc) {
+  if constexpr (std::is_same_v<T, float>) return tblasSgemm(h, ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc);
+  else if constexpr (std::is_same_v<T, double>) return tblasDgemm(h, ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return tblasCgemm(h, ta, tb, m, n, k, api(al), api(A), lda, api(B), ldb, api(be), api(C), ldc);
+  else return tblasZgemm(h, ta, tb, m, n, k, api(al), api(A), lda, api(B), ldb, api(be), api(C), ldc);
+}
+// SYRK for every type.
+template <typename T>
+tesseraStatus_t syrk(tblasHandle_t h, tblasFillMode_t u, tblasOperation_t t, int64_t n, int64_t k, const In<T> *al,
+                     const In<T> *A, int64_t lda, const In<T> *be, T *C, int64_t ldc) {
+  if constexpr (std::is_same_v<T, float>) return tblasSsyrk(h, u, t, n, k, al, A, lda, be, C, ldc);
+  else if constexpr (std::is_same_v<T, double>) return tblasDsyrk(h, u, t, n, k, al, A, lda, be, C, ldc);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return tblasCsyrk(h, u, t, n, k, api(al), api(A), lda, api(be), api(C), ldc);
+  else return tblasZsyrk(h, u, t, n, k, api(al), api(A), lda, api(be), api(C), ldc);
+}
+// HERK for the complex types (alpha, beta real).
+template <typename T>
+tesseraStatus_t herk(tblasHandle_t h, tblasFillMode_t u, tblasOperation_t t, int64_t n, int64_t k,
+                     const In<real_t<T>> *al, const In<T> *A, int64_t lda, const In<real_t<T>> *be, T *C,
+                     int64_t ldc) {
+  if constexpr (std::is_same_v<T, std::complex<float>>) return tblasCherk(h, u, t, n, k, al, api(A), lda, be, api(C), ldc);
+  else return tblasZherk(h, u, t, n, k, al, api(A), lda, be, api(C), ldc);
+}
+
 inline std::vector<tesseraArch_t> supported_paths() {
   std::vector<tesseraArch_t> out;
   for (auto a : {TESSERA_ARCH_GENERIC, TESSERA_ARCH_AVX2, TESSERA_ARCH_AVX512})
