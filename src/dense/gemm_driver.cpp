@@ -129,7 +129,6 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   const double macs = double(m) * double(n) * double(k);
   p.direct = macs <= (Complex ? kDirectMaxMacsComplex : kDirectMaxMacs);
   set_blocking(p, h);
-  if (Complex && p.direct) p.nr = std::max<int64_t>(1, p.K->nr / 2);  // complex direct tile: MR/2 × NR/2
   p.m_tiles = ceil_div(m, p.mr_e);
   p.n_tiles = ceil_div(n, p.nr);
 

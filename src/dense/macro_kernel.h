@@ -33,8 +33,9 @@ constexpr double kMinFlopsPerThread = 2.5e5;
 // Real problems up to this many multiply-adds skip packing (the direct kernel
 // reads A and B in place): below it, packing costs a large share of the work.
 constexpr double kDirectMaxMacs = 80.0 * 80.0 * 80.0;
-// Complex: a multiply-add is 4 real ones and the 1m packing writes A twice
-// over, so the native direct kernel wins up to a similar size (measured).
+// Complex: a multiply-add is 4 real ones, and the direct path still forms
+// alpha·op(B) (and copies op(A) unless it is N), so it wins up to a similar
+// size (measured).
 constexpr double kDirectMaxMacsComplex = 64.0 * 64.0 * 64.0;
 
 // Work units per thread: several, so that the split stays balanced when a
@@ -54,7 +55,7 @@ enum class Triangle { all, lower, upper };
 template <typename T>
 struct Level3Plan {
   const GemmKernels<T> *K;
-  int s;  // 2 for complex (1m), 1 for real
+  int s;  // 2 for complex (native complex kernels), 1 for real
   int64_t m, n, k;
   GemmOperand<T> A, B;
   T alpha[2], beta[2];
@@ -74,35 +75,40 @@ struct Level3Plan {
 
 // Register tile and cache blocks in elements of the operation's type: the ISA
 // table's, or the handle's overrides rounded to whole micro-panels (MC to MR
-// rows, NC to NR columns; KC even for 1m).
+// rows, NC to NR columns). The table's blocks are in real elements; a complex
+// element is two, so complex keeps the same bytes per block: the MRC × NRC
+// tile, KC complex k-steps (NRC·KC complex = NR·KC real: the B micro-panel
+// stays in L1), MC/2 rows and NC/2 columns.
 template <typename T>
 void set_blocking(Level3Plan<T> &p, const tblasContext *h) {
   const int s = p.s;
-  const int64_t kc = h->gemm_kc > 0 ? std::max<int64_t>(2, h->gemm_kc & ~int64_t(1)) : p.K->kc;
+  const int64_t kc = h->gemm_kc > 0 ? h->gemm_kc : p.K->kc;
   const int64_t mc = h->gemm_mc > 0 ? ceil_div(h->gemm_mc, p.K->mr) * p.K->mr : p.K->mc;
   const int64_t nc = h->gemm_nc > 0 ? ceil_div(h->gemm_nc, p.K->nr) * p.K->nr : p.K->nc;
   p.mr_e = p.K->mr / s;
-  p.nr = p.K->nr;
-  p.kc_e = kc / s;
-  p.mc_e = mc / s;
-  p.nc = nc;
+  p.nr = std::max(1, p.K->nr / s);
+  p.kc_e = kc;
+  p.mc_e = std::max<int64_t>(p.mr_e, mc / s);
+  p.nc = std::max<int64_t>(p.nr, nc / s);
 }
 
 // Workspace per thread for work units of at most `rows` × `cols` elements of
 // C: packed A block and B panel; for the direct paths, A rows that cannot be
-// read in place (real: packed; complex: copied) and, complex, Netlib's TEMP.
+// read in place and, complex, Netlib's TEMP = alpha·op(B) over all of k.
 template <typename T>
 bool reserve_workspace(const Level3Plan<T> &p, Workspace &ws, int threads, int64_t rows, int64_t cols) {
+  const size_t es = size_t(p.s) * sizeof(T);  // bytes per element
+  const auto a_panels = [&](int64_t r) { return size_t(ceil_div(r, p.mr_e) * p.mr_e); };
+  const auto b_panels = [&](int64_t c) { return size_t(ceil_div(c, p.nr) * p.nr); };
   size_t bytes_a = 0, bytes_b = 0;
-  if (p.direct && p.s == 2) {
-    bytes_a = !(p.A.rs == 1 && !p.A.conj) ? size_t(rows) * size_t(p.k) * 2 * sizeof(T) : 0;
-    bytes_b = size_t(cols) * size_t(p.k) * 2 * sizeof(T);
-  } else if (p.direct) {
-    bytes_a = p.A.rs != 1 ? size_t(ceil_div(rows, p.mr_e) * p.mr_e) * size_t(p.k) * sizeof(T) : 0;
+  if (p.direct) {
+    const bool a_in_place = p.A.rs == 1 && !p.A.conj;
+    bytes_a = a_in_place ? 0 : a_panels(rows) * size_t(p.k) * es;
+    bytes_b = p.s == 2 ? b_panels(cols) * size_t(p.k) * es : 0;
   } else {
-    const int64_t kr = std::min(p.kc_e, p.k) * p.s;
-    bytes_a = size_t(ceil_div(std::min(p.mc_e, rows), p.mr_e) * p.K->mr) * size_t(kr) * sizeof(T);
-    bytes_b = size_t(ceil_div(std::min(p.nc, cols), p.nr) * p.nr) * size_t(kr) * sizeof(T);
+    const size_t kc = size_t(std::min(p.kc_e, p.k));
+    bytes_a = a_panels(std::min(p.mc_e, rows)) * kc * es;
+    bytes_b = b_panels(std::min(p.nc, cols)) * kc * es;
   }
   return ws.reserve(threads, bytes_a, bytes_b);
 }
@@ -212,23 +218,24 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
   T *Ap = static_cast<T *>(p.ws->a(slot));
   T *Bp = static_cast<T *>(p.ws->b(slot));
   const bool cplx = s == 2;
-  const T alpha_k = cplx ? T(1) : p.alpha[0];  // complex alpha is folded into packed B
-  // The kernels take a real beta; a complex one is applied to the tile first.
-  // (HERK's real beta scales each part, Netlib's REAL*COMPLEX: to the kernel.)
+  // Real kernels take a real beta. The complex kernel takes the complex one
+  // (or HERK's real one) and applies it itself; only the diagonal tiles'
+  // merge needs to know whether it is a complex product.
   const bool beta_complex = !p.alpha_real && beta_needs_complex_product(p);
+  const T zero[2] = {T(0), T(0)}, one[2] = {T(1), T(0)};
 
   for (int64_t jc = n0; jc < n1; jc += p.nc) {
     const int64_t nc = std::min(p.nc, n1 - jc);
     for (int64_t pc = 0; pc < p.k; pc += p.kc_e) {
       const int64_t kc = std::min(p.kc_e, p.k - pc);
-      const int64_t kr = kc * s;  // k of the real problem the kernel sees
       const T *b = p.B.p + (pc * p.B.rs + jc * p.B.cs) * s;
-      if (cplx) K.pack_b_1r(kc, nc, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.alpha_real, Bp);
+      if (cplx) K.pack_b_c(kc, nc, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.alpha_real, Bp);
       else K.pack_b(kc, nc, b, p.B.rs, p.B.cs, Bp);
 
       const bool first = pc == 0;
-      const bool prescale = first && beta_complex;  // kernels take a real beta
+      const bool prescale = first && beta_complex;  // for merge_triangle
       const T beta_k = !first || beta_complex ? T(1) : p.beta[0];
+      const T *beta_c = first ? p.beta : one;  // the complex kernel's beta
 
       for (int64_t ic = m0; ic < m1; ic += p.mc_e) {
         const int64_t mc = std::min(p.mc_e, m1 - ic);
@@ -236,27 +243,29 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         if (p.tri == Triangle::lower && ic + mc - 1 < jc) continue;
         if (p.tri == Triangle::upper && ic > jc + nc - 1) continue;
         const T *a = p.A.p + (ic * p.A.rs + pc * p.A.cs) * s;
-        if (cplx) K.pack_a_1e(mc, kc, a, p.A.rs, p.A.cs, p.A.conj, Ap);
+        if (cplx) K.pack_a_c(mc, kc, a, p.A.rs, p.A.cs, p.A.conj, Ap);
         else K.pack_a(mc, kc, a, p.A.rs, p.A.cs, Ap);
 
         for (int64_t jr = 0; jr < nc; jr += p.nr) {
           const int64_t nr = std::min(p.nr, nc - jr);
-          const T *bp = Bp + (jr / p.nr) * p.nr * kr;
+          const T *bp = Bp + jr * kc * s;  // micro-panel jr / nr: nr × kc elements each
           for (int64_t ir = 0; ir < mc; ir += p.mr_e) {
             const int64_t mr = std::min(p.mr_e, mc - ir);
-            const T *ap = Ap + (ir / p.mr_e) * K.mr * kr;
+            const T *ap = Ap + ir * kc * s;
             const int64_t gi = ic + ir, gj = jc + jr;
             const TileKind kind = tile_kind(p.tri, gi, gj, mr, nr);
             if (kind == TileKind::skip) continue;
+            T *c = p.C + (gi + gj * p.ldc) * s;
             if (kind == TileKind::diagonal) {
               LocalTile<T> t;
-              K.ukr_packed(kr, alpha_k, ap, bp, T(0), t.v, K.mr, mr * s, nr);
+              if (cplx) K.ukr_complex(kc, ap, p.mr_e, p.mr_e, bp, p.nr, 1, zero, false, t.v, p.mr_e, mr, nr);
+              else K.ukr_packed(kc, p.alpha[0], ap, bp, T(0), t.v, K.mr, mr, nr);
               merge_triangle(p, t.v, K.mr, beta_k, prescale, gi, gj, mr, nr);
-              continue;
+            } else if (cplx) {
+              K.ukr_complex(kc, ap, p.mr_e, p.mr_e, bp, p.nr, 1, beta_c, p.alpha_real, c, p.ldc, mr, nr);
+            } else {
+              K.ukr_packed(kc, p.alpha[0], ap, bp, beta_k, c, p.ldc, mr, nr);
             }
-            T *c = p.C + (gi + gj * p.ldc) * s;
-            if (prescale) scale_block(s, mr, nr, p.beta, c, p.ldc);
-            K.ukr_packed(kr, alpha_k, ap, bp, beta_k, c, p.ldc * s, mr * s, nr);
           }
         }
       }
@@ -264,35 +273,22 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
   }
 }
 
-// Small complex problems without 1m packing: op(A) read in place when its
-// columns are contiguous and not conjugated (copied otherwise), and
-// TEMP(l, j) = alpha·op(B)(l, j) formed first, with Fortran's complex product,
-// exactly as Netlib's loops do, so the native complex kernel runs with
-// alpha = 1 and Inf/NaN propagate like the reference. Triangle-aware.
+// Small complex problems: the whole k at once; op(A) read in place when its
+// columns are contiguous and not conjugated (packed otherwise), and
+// TEMP(l, j) = alpha·op(B)(l, j) formed first (pack_b_c), with Fortran's
+// complex product, exactly as Netlib's loops do, so Inf/NaN propagate like
+// the reference. Triangle-aware.
 template <typename T>
 void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
   const GemmKernels<T> &K = *p.K;
-  const int64_t rows = m1 - m0, cols = n1 - n0, k = p.k;
+  const int64_t k = p.k;
   T *Aw = static_cast<T *>(p.ws->a(slot));
   T *Bw = static_cast<T *>(p.ws->b(slot));
-  const T *a = p.A.p + 2 * m0;
-  int64_t a_ld = p.A.cs;
-  if (!(p.A.rs == 1 && !p.A.conj)) {
-    const T sg = p.A.conj ? T(-1) : T(1);
-    for (int64_t l = 0; l < k; ++l)
-      for (int64_t i = 0; i < rows; ++i) {
-        const T *e = p.A.p + 2 * ((m0 + i) * p.A.rs + l * p.A.cs);
-        Aw[2 * (i + l * rows)] = e[0];
-        Aw[2 * (i + l * rows) + 1] = sg * e[1];
-      }
-    a = Aw;
-    a_ld = rows;
-  }
-  K.form_temp(k, cols, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, Bw);
+  const bool a_in_place = p.A.rs == 1 && !p.A.conj;
+  if (!a_in_place) K.pack_a_c(m1 - m0, k, p.A.p + 2 * m0 * p.A.rs, p.A.rs, p.A.cs, p.A.conj, Aw);
+  K.pack_b_c(k, n1 - n0, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.alpha_real, Bw);
   const T zero[2] = {T(0), T(0)};
-  // The complex kernel applies such a beta with the complex product; the
-  // diagonal merge must do the same.
-  const bool beta_complex = beta_needs_complex_product(p);
+  const bool beta_complex = !p.alpha_real && beta_needs_complex_product(p);
   for (int64_t jr = n0; jr < n1; jr += p.nr) {
     const int64_t nr = std::min(p.nr, n1 - jr);
     const T *b = Bw + 2 * (jr - n0) * k;
@@ -300,13 +296,15 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
       const int64_t mr = std::min(p.mr_e, m1 - ir);
       const TileKind kind = tile_kind(p.tri, ir, jr, mr, nr);
       if (kind == TileKind::skip) continue;
-      const T *at = a + 2 * (ir - m0);
+      const T *a = a_in_place ? p.A.p + 2 * ir : Aw + 2 * (ir - m0) * k;
+      const int64_t a_ks = a_in_place ? p.A.cs : p.mr_e, a_rows = a_in_place ? mr : p.mr_e;
       if (kind == TileKind::diagonal) {
         LocalTile<T> t;
-        K.ukr_cdirect(k, at, a_ld, mr, b, 1, k, zero, t.v, K.mr / 2, mr, nr);
+        K.ukr_complex(k, a, a_ks, a_rows, b, p.nr, 1, zero, false, t.v, p.mr_e, mr, nr);
         merge_triangle(p, t.v, K.mr, beta_complex ? T(1) : p.beta[0], beta_complex, ir, jr, mr, nr);
       } else {
-        K.ukr_cdirect(k, at, a_ld, mr, b, 1, k, p.beta, p.C + 2 * (ir + jr * p.ldc), p.ldc, mr, nr);
+        K.ukr_complex(k, a, a_ks, a_rows, b, p.nr, 1, p.beta, p.alpha_real, p.C + 2 * (ir + jr * p.ldc), p.ldc,
+                      mr, nr);
       }
     }
   }

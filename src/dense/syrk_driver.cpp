@@ -106,15 +106,13 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   p.C = C;
   p.ldc = ldc;
   // Small SYRKs skip packing (real: A read in place, B = op(A)^T is the same
-  // array; complex: see run_direct_complex). HERK stays packed: its real beta
-  // scales each part (Netlib's REAL*COMPLEX), the complex kernel's would not.
+  // array; complex: see run_direct_complex).
   const double macs = double(n) * double(n + 1) / 2 * double(k);
-  p.direct = Complex ? !herk && macs <= kDirectMaxMacsComplex : macs <= kDirectMaxMacs;
+  p.direct = macs <= (Complex ? kDirectMaxMacsComplex : kDirectMaxMacs);
   p.tri = lower ? Triangle::lower : Triangle::upper;
   p.alpha_real = herk;
   p.real_diagonal = herk;
   set_blocking(p, h);
-  if (Complex && p.direct) p.nr = std::max<int64_t>(1, p.K->nr / 2);  // complex direct tile: MR/2 × NR/2
   p.m_tiles = ceil_div(n, p.mr_e);
   p.n_tiles = ceil_div(n, p.nr);
 

@@ -14,12 +14,13 @@
 //   Ã(i, l) at a[l*a_ks + i] for i < a_rows (rows >= a_rows are never read),
 //   B̃(l, j) at b[l*b_ks + j*b_js] for j < n (columns >= n are never read).
 //
-// Complex types reach the same real kernels through the 1m method (Van Zee &
-// Smith, "Implementing high-performance complex matrix multiplication via the
-// 1m method", SIAM J. Sci. Comput. 2020): A packed in "1e" format (each a →
-// [ar -ai; ai ar], 2 real rows × 2 real k), B in "1r" format (each b → [br; bi]),
-// so C viewed as a real 2m × n matrix (re/im interleaved) is a real GEMM with
-// k doubled. The real kernels thus run complex at their own efficiency.
+// Complex types run native complex kernels (interleaved storage throughout):
+// A packed as MRC × kc complex panels, B packed as Netlib's TEMP =
+// alpha·op(B) in kc × NRC complex panels, and the complex tile MRC × NRC
+// (MRC = MR/2, NRC = NR/2) uses the real tile's registers with the same
+// FMA count per element. (The 1m method, which reached complex through the
+// real kernels, was measured against this: its "1e" A panels hold each
+// element twice, so packing cost 2× and wide shapes ran at half speed.)
 #pragma once
 #include <cstdint>
 
@@ -38,17 +39,14 @@ struct GemmKernels {
   void (*ukr_direct)(int64_t k, T alpha, const T *a, int64_t a_ks, int64_t a_rows, const T *b, int64_t b_ks,
                      int64_t b_js, T beta, T *c, int64_t ldc, int64_t m, int64_t n);
 
-  // Complex direct kernel (interleaved complex, units of complex elements):
-  // C[0:m, 0:n] = A·B + beta·C on an (MR/2) × (NR/2) complex tile, A(i, l) at
-  // a[2(l*a_ks + i)] for i < a_rows, B(l, j) at b[2(l*b_ks + j*b_js)] — B
-  // already scaled by alpha (form_temp) — and a complex beta.
-  void (*ukr_cdirect)(int64_t k, const T *a, int64_t a_ks, int64_t a_rows, const T *b, int64_t b_ks, int64_t b_js,
-                      const T *beta, T *c, int64_t ldc, int64_t m, int64_t n);
-
-  // Netlib's TEMP for the complex direct path: out[2(l + j*kc)] (re, im) =
-  // alpha·op(B)(l, j) for l < kc, j < nc, with Fortran's complex product
-  // (b, rs, cs in complex elements; op(B) conjugated when conj).
-  void (*form_temp)(int64_t kc, int64_t nc, const T *b, int64_t rs, int64_t cs, bool conj, const T *alpha, T *out);
+  // Complex micro-kernel (units of complex elements except the pointers):
+  // C[0:m, 0:n] = A·B + beta·C on an MRC × NRC complex tile, A(i, l) at
+  // a[2(l*a_ks + i)] for i < a_rows, B(l, j) at b[2(l*b_ks + j*b_js)] — packed
+  // panels or operands in place; B already scaled by alpha (pack_b_c). beta
+  // complex (Netlib's complex product) or, with beta_real, a real scale of
+  // each part (HERK); 0 means C is not read.
+  void (*ukr_complex)(int64_t k, const T *a, int64_t a_ks, int64_t a_rows, const T *b, int64_t b_ks,
+                      int64_t b_js, const T *beta, bool beta_real, T *c, int64_t ldc, int64_t m, int64_t n);
 
   // Packs op(A)[0:mc, 0:kc] (element (i,l) at a[i*rs + l*cs]) into ceil(mc/MR)
   // micro-panels of MR × kc, zero-padded.
@@ -56,13 +54,14 @@ struct GemmKernels {
   // Packs op(B)[0:kc, 0:nc] (element (l,j) at b[l*rs + j*cs]) into ceil(nc/NR)
   // micro-panels of kc × NR, zero-padded.
   void (*pack_b)(int64_t kc, int64_t nc, const T *b, int64_t rs, int64_t cs, T *bp);
-  // 1m packers. a/b point at interleaved complex data; rs/cs in complex
-  // elements; mc, kc, nc in complex elements. Panels are MR real rows × 2kc.
-  void (*pack_a_1e)(int64_t mc, int64_t kc, const T *a, int64_t rs, int64_t cs, bool conj, T *ap);
-  // Multiplies each element by alpha as Netlib forms alpha*B(l,j): the complex
-  // product, or with alpha_real (HERK's real alpha) a plain scaling of both parts.
-  void (*pack_b_1r)(int64_t kc, int64_t nc, const T *b, int64_t rs, int64_t cs, bool conj,
-                    const T *alpha, bool alpha_real, T *bp);
+  // Complex packers; a/b point at interleaved complex data; mc, kc, nc, rs, cs
+  // in complex elements. pack_a_c: MRC × kc panels (conjugated when conj).
+  void (*pack_a_c)(int64_t mc, int64_t kc, const T *a, int64_t rs, int64_t cs, bool conj, T *ap);
+  // pack_b_c: kc × NRC panels of alpha·op(B)(l, j) as Netlib forms it: the
+  // complex product, or with alpha_real (HERK's real alpha) a plain scaling of
+  // both parts.
+  void (*pack_b_c)(int64_t kc, int64_t nc, const T *b, int64_t rs, int64_t cs, bool conj, const T *alpha,
+                   bool alpha_real, T *bp);
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.
