@@ -67,7 +67,17 @@ bool load_openblas(Peer &p, const char *path, const char *coretype) {
   } else {
     unsetenv("OPENBLAS_CORETYPE");
   }
+  // Idle pthread workers spin (sched_yield) for 2^28 cycles, ~0.1 s, by
+  // default: measured here, every library timed within that window after an
+  // OpenBLAS batch ran up to 2x slower on the 2 cores (csyrk n=192, 2 threads:
+  // 200 -> 250-400 us per call), which a warm-up cannot hide. 2^20 cycles
+  // (~0.3 ms) keeps the workers spinning across OpenBLAS's own back-to-back
+  // timed calls (its numbers are unchanged) but lets them sleep once the next
+  // library starts. The user's own setting wins.
+  const bool own_timeout = std::getenv("OPENBLAS_THREAD_TIMEOUT") == nullptr;
+  if (own_timeout) setenv("OPENBLAS_THREAD_TIMEOUT", "20", 1);
   p.lib = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (own_timeout) unsetenv("OPENBLAS_THREAD_TIMEOUT");
   if (old) setenv("OPENBLAS_CORETYPE", saved.c_str(), 1);
   else unsetenv("OPENBLAS_CORETYPE");
   if (coretype) std::filesystem::remove(file);  // the mapping stays valid

@@ -40,26 +40,19 @@ void gemm_task(void *ctx, int slot, int /*nslots*/) {
   }
 }
 
-// Packing cost per element in cycles: packing streams from memory at ~7 GB/s
-// here (profiled: 64×64×20000 spends a third of its time packing), ~3 cycles
-// per 8-byte element.
-constexpr double kPackCycles = 3.0;
-
 // Picks the tm × tn grid of `units` work units minimising the largest unit's
 // estimated cycles: its tiles (compute) plus the panels it must pack (each
 // unit packs its own rows of A and columns of B over all of k). Returns that
 // cost, or a negative value if no grid fits the tiles.
 template <typename T>
 double choose_grid(Level3Plan<T> &p, int units) {
-  const double lanes = 32.0 / sizeof(T);  // FMA lanes per cycle (2 × 256-bit pipes)
-  const double ks = double(p.k * p.s);
   double best = -1;
   for (int tm = 1; tm <= units; ++tm) {
     if (units % tm) continue;
     const int tn = units / tm;
     if (tm > p.m_tiles || tn > p.n_tiles) continue;
     const double rows = double(ceil_div(p.m_tiles, tm) * p.mr_e), cols = double(ceil_div(p.n_tiles, tn) * p.nr);
-    const double cost = rows * cols * ks * p.s / lanes + kPackCycles * (rows + cols) * ks * p.s;
+    const double cost = fma_cycles<T>(rows * cols * double(p.k), p.s) + kPackCycles * (rows + cols) * double(p.k) * p.s;
     if (best < 0 || cost < best) {
       best = cost;
       p.tm = tm;

@@ -44,6 +44,18 @@ constexpr double kDirectMaxMacsComplex = 64.0 * 64.0 * 64.0;
 constexpr double kFewUnitsFlops = 4e8;
 inline int units_per_thread(double flops) { return flops < kFewUnitsFlops ? 4 : 2; }
 
+// Packing cost per element in cycles: packing streams from memory at ~7 GB/s
+// here (profiled: 64×64×20000 spends a third of its time packing), ~3 cycles
+// per 8-byte element. The work-split models weigh it against the multiply.
+constexpr double kPackCycles = 3.0;
+
+// Multiply-add cycles for `macs` multiply-adds of the operation's type T at
+// full rate (2 × 256-bit FMA pipes; complex: 4 real FMAs each when s == 2).
+template <typename T>
+double fma_cycles(double macs, int s) {
+  return macs * s * s / (32.0 / sizeof(T));
+}
+
 // Leases threads for a call of `flops` with at most `max_units` units of work.
 inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int64_t max_units, int *threads) {
   return ThreadPool::instance().acquire_for(h->num_threads, flops, kMinFlopsPerThread, max_units, threads);

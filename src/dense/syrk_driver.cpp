@@ -61,6 +61,44 @@ std::vector<int64_t> equal_area_strips(bool lower, int64_t n, int64_t nr, int un
   return strips;
 }
 
+// Estimated time of a split into column strips on `threads` threads: each
+// strip costs its triangle elements' multiply-adds plus the panels it packs
+// (its rows of op(A), and its columns of op(A)^T, over all of k); threads
+// claim strips in order, so each goes to the thread that is free first.
+template <typename T>
+double strips_makespan(const Level3Plan<T> &p, bool lower, const std::vector<int64_t> &strips, int threads) {
+  std::vector<double> load(size_t(threads), 0.0);
+  const double n = double(p.n), k = double(p.k);
+  for (size_t u = 0; u + 1 < strips.size(); ++u) {
+    const double n0 = double(strips[u]), n1 = double(strips[u + 1]), w = n1 - n0;
+    const double area = lower ? w * n - (n0 + n1 - 1) * w / 2 : (n0 + n1 + 1) * w / 2;
+    const double rows = lower ? n - double(strips[u] / p.mr_e * p.mr_e) : n1;
+    const double cost = fma_cycles<T>(area * k, p.s) + kPackCycles * (rows + w) * k * p.s;
+    *std::min_element(load.begin(), load.end()) += cost;
+  }
+  return *std::max_element(load.begin(), load.end());
+}
+
+// Column strips for `threads` threads: 4, 2 or 1 per thread, whichever the
+// model above says finishes first. More strips balance better when a thread
+// starts late, but every strip repacks its rows of op(A) over all of k, which
+// dominates when k is large against n. Fewer strips must win by 10 %.
+template <typename T>
+std::vector<int64_t> choose_strips(const Level3Plan<T> &p, bool lower, int threads, double flops) {
+  if (threads == 1) return equal_area_strips(lower, p.n, p.nr, 1);
+  std::vector<int64_t> best_strips;
+  double best = -1;
+  for (int per = units_per_thread(flops); per >= 1; per /= 2) {
+    std::vector<int64_t> s = equal_area_strips(lower, p.n, p.nr, int(std::min<int64_t>(threads * per, p.n_tiles)));
+    const double t = strips_makespan(p, lower, s, threads);
+    if (best < 0 || t < best * 0.9) {
+      best = t;
+      best_strips = std::move(s);
+    }
+  }
+  return best_strips;
+}
+
 template <typename T>
 void syrk_task(void *ctx, int slot, int /*nslots*/) {
   Level3Plan<T> &p = *static_cast<Level3Plan<T> *>(ctx);
@@ -119,8 +157,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   const double flops = double(n) * double(n + 1) * double(k) * s * s;
   int threads = 1;
   ThreadPool::Lease lease = lease_threads(h, flops, p.n_tiles, &threads);
-  const int units = int(std::min<int64_t>(threads == 1 ? 1 : threads * units_per_thread(flops), p.n_tiles));
-  p.strips = equal_area_strips(lower, n, p.nr, units);
+  p.strips = choose_strips(p, lower, threads, flops);
   int64_t widest = 0;
   for (size_t u = 0; u + 1 < p.strips.size(); ++u) widest = std::max(widest, p.strips[u + 1] - p.strips[u]);
 
