@@ -102,6 +102,12 @@ void set_blocking(Level3Plan<T> &p, const tblasContext *h) {
   p.kc_e = kc;
   p.mc_e = std::max<int64_t>(p.mr_e, mc / s);
   p.nc = std::max<int64_t>(p.nr, nc / s);
+  // A k shorter than KC leaves the A block's L2 budget (MC × KC) mostly
+  // unused: taller blocks keep its bytes and walk each column of C in one
+  // long run (small k is C-bandwidth-bound: csyrk n=1000, k=1 streams 8 MB
+  // of C for 4 Mflop). Whole micro-panels; the table's MC when k >= KC.
+  if (p.k < p.kc_e && h->gemm_mc <= 0)
+    p.mc_e = std::max(p.mc_e, p.mc_e * p.kc_e / std::max<int64_t>(p.k, 1) / p.mr_e * p.mr_e);
 }
 
 // Workspace per thread for work units of at most `rows` × `cols` elements of
@@ -221,6 +227,42 @@ struct alignas(64) LocalTile {
   T v[32 * 12];
 };
 
+// Walks the row tiles of a block of C — rows [0, mc) from global row gi0, in
+// tiles of mr_e rows — against the tile column at global column gj, nr wide:
+// full(r0, r1) once per run of full tiles (one kernel call for the run),
+// diag(r0, mr) per tile crossing the diagonal; tiles outside the triangle are
+// skipped. Down a tile column the kinds come in order (lower: skip, diagonal,
+// full; upper: full, diagonal, skip), so the long runs are found by
+// arithmetic and only the few tiles near the diagonal are classified.
+template <class Full, class Diag>
+void walk_tiles(Triangle tri, int64_t gi0, int64_t mc, int64_t mr_e, int64_t gj, int64_t nr, Full full, Diag diag) {
+  if (tri == Triangle::all) {
+    full(0, mc);
+    return;
+  }
+  // Whole tiles that end before row d (the column's first diagonal row,
+  // relative to the block): skipped (lower) or full (upper).
+  const int64_t d = gj - gi0;
+  const int64_t before = std::min(d > 0 ? d / mr_e * mr_e : 0, mc - mc % mr_e);
+  if (tri == Triangle::upper && before > 0) full(0, before);
+  for (int64_t ir = before; ir < mc; ir += mr_e) {
+    const int64_t mr = std::min(mr_e, mc - ir);
+    switch (tile_kind(tri, gi0 + ir, gj, mr, nr)) {
+      case TileKind::diagonal: diag(ir, mr); break;
+      case TileKind::full:
+        if (tri == Triangle::lower) {  // every tile below is full too
+          full(ir, mc);
+          return;
+        }
+        full(ir, ir + mr);
+        break;
+      case TileKind::skip:
+        if (tri == Triangle::upper) return;  // every tile below is skipped too
+        break;
+    }
+  }
+}
+
 // One thread's block of C, rows [m0, m1) × columns [n0, n1), through the
 // packed panels in workspace slot `slot`.
 template <typename T>
@@ -259,26 +301,23 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         else K.pack_a(mc, kc, a, p.A.rs, p.A.cs, Ap);
 
         for (int64_t jr = 0; jr < nc; jr += p.nr) {
-          const int64_t nr = std::min(p.nr, nc - jr);
+          const int64_t nr = std::min(p.nr, nc - jr), gj = jc + jr;
           const T *bp = Bp + jr * kc * s;  // micro-panel jr / nr: nr × kc elements each
-          for (int64_t ir = 0; ir < mc; ir += p.mr_e) {
-            const int64_t mr = std::min(p.mr_e, mc - ir);
-            const T *ap = Ap + ir * kc * s;
-            const int64_t gi = ic + ir, gj = jc + jr;
-            const TileKind kind = tile_kind(p.tri, gi, gj, mr, nr);
-            if (kind == TileKind::skip) continue;
-            T *c = p.C + (gi + gj * p.ldc) * s;
-            if (kind == TileKind::diagonal) {
-              LocalTile<T> t;
-              if (cplx) K.ukr_complex(kc, ap, p.mr_e, p.mr_e, bp, p.nr, 1, zero, false, t.v, p.mr_e, mr, nr);
-              else K.ukr_packed(kc, p.alpha[0], ap, bp, T(0), t.v, K.mr, mr, nr);
-              merge_triangle(p, t.v, K.mr, beta_k, prescale, gi, gj, mr, nr);
-            } else if (cplx) {
-              K.ukr_complex(kc, ap, p.mr_e, p.mr_e, bp, p.nr, 1, beta_c, p.alpha_real, c, p.ldc, mr, nr);
-            } else {
-              K.ukr_packed(kc, p.alpha[0], ap, bp, beta_k, c, p.ldc, mr, nr);
-            }
-          }
+          // Micro-panel of row r0: r0 · kc elements in (whole panels before it).
+          const auto full = [&](int64_t r0, int64_t r1) {
+            T *c = p.C + (ic + r0 + gj * p.ldc) * s;
+            if (cplx) K.ukr_complex(kc, Ap + r0 * kc * s, p.mr_e, p.mr_e * kc, bp, p.nr, 1, beta_c, p.alpha_real, c,
+                                    p.ldc, r1 - r0, nr);
+            else K.ukr_packed(kc, p.alpha[0], Ap + r0 * kc, bp, beta_k, c, p.ldc, r1 - r0, nr);
+          };
+          const auto diag = [&](int64_t r0, int64_t mr) {
+            LocalTile<T> t;
+            if (cplx) K.ukr_complex(kc, Ap + r0 * kc * s, p.mr_e, p.mr_e * kc, bp, p.nr, 1, zero, false, t.v, p.mr_e,
+                                    mr, nr);
+            else K.ukr_packed(kc, p.alpha[0], Ap + r0 * kc, bp, T(0), t.v, K.mr, mr, nr);
+            merge_triangle(p, t.v, K.mr, beta_k, prescale, ic + r0, gj, mr, nr);
+          };
+          walk_tiles(p.tri, ic, mc, p.mr_e, gj, nr, full, diag);
         }
       }
     }
@@ -301,24 +340,23 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   K.pack_b_c(k, n1 - n0, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.alpha_real, Bw);
   const T zero[2] = {T(0), T(0)};
   const bool beta_complex = !p.alpha_real && beta_needs_complex_product(p);
+  // Row r0 (from m0) of op(A): in place, or in packed panel r0 / MRC.
+  const T *a0 = a_in_place ? p.A.p + 2 * m0 : Aw;
+  const int64_t a_ks = a_in_place ? p.A.cs : p.mr_e, a_ps = a_in_place ? p.mr_e : p.mr_e * k;
+  const auto a_at = [&](int64_t r0) { return a0 + 2 * (r0 / p.mr_e) * a_ps; };
   for (int64_t jr = n0; jr < n1; jr += p.nr) {
     const int64_t nr = std::min(p.nr, n1 - jr);
     const T *b = Bw + 2 * (jr - n0) * k;
-    for (int64_t ir = m0; ir < m1; ir += p.mr_e) {
-      const int64_t mr = std::min(p.mr_e, m1 - ir);
-      const TileKind kind = tile_kind(p.tri, ir, jr, mr, nr);
-      if (kind == TileKind::skip) continue;
-      const T *a = a_in_place ? p.A.p + 2 * ir : Aw + 2 * (ir - m0) * k;
-      const int64_t a_ks = a_in_place ? p.A.cs : p.mr_e, a_rows = a_in_place ? mr : p.mr_e;
-      if (kind == TileKind::diagonal) {
-        LocalTile<T> t;
-        K.ukr_complex(k, a, a_ks, a_rows, b, p.nr, 1, zero, false, t.v, p.mr_e, mr, nr);
-        merge_triangle(p, t.v, K.mr, beta_complex ? T(1) : p.beta[0], beta_complex, ir, jr, mr, nr);
-      } else {
-        K.ukr_complex(k, a, a_ks, a_rows, b, p.nr, 1, p.beta, p.alpha_real, p.C + 2 * (ir + jr * p.ldc), p.ldc,
-                      mr, nr);
-      }
-    }
+    const auto full = [&](int64_t r0, int64_t r1) {
+      K.ukr_complex(k, a_at(r0), a_ks, a_ps, b, p.nr, 1, p.beta, p.alpha_real, p.C + 2 * (m0 + r0 + jr * p.ldc),
+                    p.ldc, r1 - r0, nr);
+    };
+    const auto diag = [&](int64_t r0, int64_t mr) {
+      LocalTile<T> t;
+      K.ukr_complex(k, a_at(r0), a_ks, a_ps, b, p.nr, 1, zero, false, t.v, p.mr_e, mr, nr);
+      merge_triangle(p, t.v, K.mr, beta_complex ? T(1) : p.beta[0], beta_complex, m0 + r0, jr, mr, nr);
+    };
+    walk_tiles(p.tri, m0, m1 - m0, p.mr_e, jr, nr, full, diag);
   }
 }
 
@@ -335,24 +373,23 @@ void run_direct(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
   const bool pack_a = p.A.rs != 1;
   T *Ap = static_cast<T *>(p.ws->a(slot));
   if (pack_a) K.pack_a(m1 - m0, p.k, p.A.p + m0 * p.A.rs, p.A.rs, p.A.cs, Ap);
+  // Row r0 (from m0) of op(A): packed micro-panel r0 / MR, or in place.
+  const T *a0 = pack_a ? Ap : p.A.p + m0;
+  const int64_t a_ks = pack_a ? K.mr : p.A.cs, a_ps = pack_a ? K.mr * p.k : K.mr;
+  const auto a_at = [&](int64_t r0) { return a0 + (r0 / K.mr) * a_ps; };
   for (int64_t jr = n0; jr < n1; jr += p.nr) {
     const int64_t nr = std::min(p.nr, n1 - jr);
     const T *b = p.B.p + jr * p.B.cs;
-    for (int64_t ir = m0; ir < m1; ir += p.mr_e) {
-      const int64_t mr = std::min(p.mr_e, m1 - ir);
-      const TileKind kind = tile_kind(p.tri, ir, jr, mr, nr);
-      if (kind == TileKind::skip) continue;
-      const T *a = pack_a ? Ap + ((ir - m0) / p.mr_e) * K.mr * p.k : p.A.p + ir;
-      const int64_t a_ks = pack_a ? K.mr : p.A.cs, a_rows = pack_a ? K.mr : mr;
-      if (kind == TileKind::diagonal) {
-        LocalTile<T> t;
-        K.ukr_direct(p.k, p.alpha[0], a, a_ks, a_rows, b, p.B.rs, p.B.cs, T(0), t.v, K.mr, mr, nr);
-        merge_triangle(p, t.v, K.mr, p.beta[0], false, ir, jr, mr, nr);
-      } else {
-        K.ukr_direct(p.k, p.alpha[0], a, a_ks, a_rows, b, p.B.rs, p.B.cs, p.beta[0], p.C + ir + jr * p.ldc, p.ldc,
-                     mr, nr);
-      }
-    }
+    const auto full = [&](int64_t r0, int64_t r1) {
+      K.ukr_direct(p.k, p.alpha[0], a_at(r0), a_ks, a_ps, b, p.B.rs, p.B.cs, p.beta[0], p.C + m0 + r0 + jr * p.ldc,
+                   p.ldc, r1 - r0, nr);
+    };
+    const auto diag = [&](int64_t r0, int64_t mr) {
+      LocalTile<T> t;
+      K.ukr_direct(p.k, p.alpha[0], a_at(r0), a_ks, a_ps, b, p.B.rs, p.B.cs, T(0), t.v, K.mr, mr, nr);
+      merge_triangle(p, t.v, K.mr, p.beta[0], false, m0 + r0, jr, mr, nr);
+    };
+    walk_tiles(p.tri, m0, m1 - m0, p.mr_e, jr, nr, full, diag);
   }
 }
 

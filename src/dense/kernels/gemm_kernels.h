@@ -2,16 +2,19 @@
 // per-ISA kernel table (tile shape, cache blocking, kernels, packers).
 //
 // Contract (BLIS-style). With MR×NR the register tile:
-//   C[0:m, 0:n] = alpha * (Ã · B̃) + beta * C[0:m, 0:n]      (m <= MR, n <= NR)
-//   Ã: MR × k, element (i, l) at a[l*MR + i]      — packed A micro-panel, rows >= m zero
+//   C[0:m, 0:n] = alpha * (Ã · B̃) + beta * C[0:m, 0:n]      (n <= NR, any m)
+//   Ã: m × k, row tile t (rows t·MR ...) in packed micro-panel t at a + t·MR·k,
+//      element (i, l) of a micro-panel at [l*MR + i]; rows >= m never read
 //   B̃: k × NR, element (l, j) at b[l*NR + j]      — packed B micro-panel, cols >= n zero
 //   C: column-major, leading dimension ldc. beta == 0 means C is not read.
-// Edge tiles (m < MR or n < NR) run the same vector loop; only the stores are
-// masked, so there is no scalar cliff.
+// The kernel walks the column of MR×NR tiles itself (per-tile set-up stays in
+// the ISA code); each tile's arithmetic is the same however tiles are
+// grouped. Edge tiles (fewer rows or columns) run the same vector loop with
+// masked loads and stores, so there is no scalar cliff.
 //
 // The "direct" variant reads unpacked operands (small problems, where packing
 // would cost as much as the multiply):
-//   Ã(i, l) at a[l*a_ks + i] for i < a_rows (rows >= a_rows are never read),
+//   Ã(i, l) of row tile t at a[t*a_ps + l*a_ks + i] (rows >= m never read),
 //   B̃(l, j) at b[l*b_ks + j*b_js] for j < n (columns >= n are never read).
 //
 // Complex types run native complex kernels (interleaved storage throughout):
@@ -36,16 +39,17 @@ struct GemmKernels {
 
   void (*ukr_packed)(int64_t k, T alpha, const T *a, const T *b, T beta, T *c, int64_t ldc, int64_t m,
                      int64_t n);
-  void (*ukr_direct)(int64_t k, T alpha, const T *a, int64_t a_ks, int64_t a_rows, const T *b, int64_t b_ks,
+  void (*ukr_direct)(int64_t k, T alpha, const T *a, int64_t a_ks, int64_t a_ps, const T *b, int64_t b_ks,
                      int64_t b_js, T beta, T *c, int64_t ldc, int64_t m, int64_t n);
 
   // Complex micro-kernel (units of complex elements except the pointers):
-  // C[0:m, 0:n] = A·B + beta·C on an MRC × NRC complex tile, A(i, l) at
-  // a[2(l*a_ks + i)] for i < a_rows, B(l, j) at b[2(l*b_ks + j*b_js)] — packed
-  // panels or operands in place; B already scaled by alpha (pack_b_c). beta
-  // complex (Netlib's complex product) or, with beta_real, a real scale of
-  // each part (HERK); 0 means C is not read.
-  void (*ukr_complex)(int64_t k, const T *a, int64_t a_ks, int64_t a_rows, const T *b, int64_t b_ks,
+  // C[0:m, 0:n] = A·B + beta·C on MRC × NRC complex tiles down the column,
+  // A(i, l) of row tile t at a[2(t*a_ps + l*a_ks + i)] (rows >= m never read),
+  // B(l, j) at b[2(l*b_ks + j*b_js)] — packed panels (a_ks = MRC,
+  // a_ps = MRC·k, b_ks = NRC, b_js = 1) or operands in place; B already
+  // scaled by alpha (pack_b_c). beta complex (Netlib's complex product) or,
+  // with beta_real, a real scale of each part (HERK); 0 means C is not read.
+  void (*ukr_complex)(int64_t k, const T *a, int64_t a_ks, int64_t a_ps, const T *b, int64_t b_ks,
                       int64_t b_js, const T *beta, bool beta_real, T *c, int64_t ldc, int64_t m, int64_t n);
 
   // Packs op(A)[0:mc, 0:kc] (element (i,l) at a[i*rs + l*cs]) into ceil(mc/MR)
