@@ -2,11 +2,10 @@
 // loops over NC/KC/MC blocks, packing through the ISA table's packers, and the
 // micro-kernel on each MR×NR tile. GEMM runs every tile; SYRK/HERK run it
 // triangle-aware (BLIS's gemmt idea): tiles outside the stored triangle are
-// skipped, interior tiles go straight to the micro-kernel, and tiles that
-// touch the diagonal run the micro-kernel into a local tile whose triangle
-// part is then merged into C, so the other triangle is never read or written.
-// Which kind a tile is depends only on its position on the global tile grid,
-// so results do not depend on the thread count.
+// skipped, and the kernel, told where the diagonal is, masks the loads and
+// stores of the tiles that cross it, so the other triangle is never read or
+// written. Each element's arithmetic is the same in every tile, so results do
+// not depend on the thread count or on how tiles are grouped into calls.
 // Internal header (templates): included by the level-3 drivers only.
 #pragma once
 #include <algorithm>
@@ -60,9 +59,6 @@ double fma_cycles(double macs, int s) {
 inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int64_t max_units, int *threads) {
   return ThreadPool::instance().acquire_for(h->num_threads, flops, kMinFlopsPerThread, max_units, threads);
 }
-
-// Which part of C an operation updates.
-enum class Triangle { all, lower, upper };
 
 template <typename T>
 struct Level3Plan {
@@ -157,110 +153,30 @@ void scale_block(int s, int64_t m, int64_t n, const T *beta, T *c, int64_t ldc, 
   }
 }
 
-// A complex beta the kernels cannot take as a real scale: anything but 0 and
-// 1 must be applied with the complex product, as Netlib's BETA*C(I,J) does —
-// even beta = (2, 0) turns C = (-Inf, 0) into (-Inf, NaN) there.
-template <typename T>
-bool beta_needs_complex_product(const Level3Plan<T> &p) {
-  return p.s == 2 && !is_zero<T, true>(p.beta) && !is_one<T, true>(p.beta);
-}
-
-// Where an MR×NR tile at (i, j) with mr × nr elements lies against the
-// triangle. A tile holding any diagonal element is a diagonal tile (HERK must
-// zero those elements' imaginary parts), even if it lies inside the triangle.
-enum class TileKind { skip, full, diagonal };
-inline TileKind tile_kind(Triangle tri, int64_t i, int64_t j, int64_t mr, int64_t nr) {
-  switch (tri) {
-    case Triangle::all: return TileKind::full;
-    case Triangle::lower:  // keep i >= j
-      if (i + mr - 1 < j) return TileKind::skip;
-      return i > j + nr - 1 ? TileKind::full : TileKind::diagonal;
-    case Triangle::upper:  // keep i <= j
-      if (i > j + nr - 1) return TileKind::skip;
-      return i + mr - 1 < j ? TileKind::full : TileKind::diagonal;
-  }
-  return TileKind::full;
-}
-
-// Merges a tile that crosses the diagonal: `tile` (column-major, ldt real
-// rows) holds alpha·A·B for the whole tile, computed by a micro-kernel with
-// beta = 0 (so nothing of C was read); each column's run of triangle elements
-// goes into C as c = t + beta·c (a complex beta other than 0/1 by the complex
-// product, as Netlib's BETA*C(I,J)). Elements outside the triangle are never
-// read or written; HERK zeroes the diagonal's imaginary parts. This file is
-// compiled for baseline x86-64, so beta·c is rounded before the add (the
-// kernels fuse it); beta = 1, every k block after the first, is exact either
-// way, and an element is always in the same kind of tile, so results stay
-// independent of the thread count.
-template <typename T>
-void merge_triangle(const Level3Plan<T> &p, const T *tile, int64_t ldt, T beta_k, bool prescale, int64_t gi,
-                    int64_t gj, int64_t mr, int64_t nr) {
-  const int s = p.s;
-  for (int64_t j = 0; j < nr; ++j) {
-    // Rows [lo, hi) of this tile column lie in the triangle.
-    const int64_t d = gj + j - gi;  // the diagonal's row within the tile
-    const int64_t lo = p.tri == Triangle::lower ? std::clamp<int64_t>(d, 0, mr) : 0;
-    const int64_t hi = p.tri == Triangle::lower ? mr : std::clamp<int64_t>(d + 1, 0, mr);
-    T *c = p.C + (gi + (gj + j) * p.ldc) * s;
-    const T *t = tile + j * ldt;
-    if (prescale) {  // complex beta on the first k block
-      const T br = p.beta[0], bi = p.beta[1];
-      for (int64_t i = lo; i < hi; ++i) {
-        const T cr = c[2 * i], ci = c[2 * i + 1];
-        c[2 * i] = (br * cr - bi * ci) + t[2 * i];
-        c[2 * i + 1] = (br * ci + bi * cr) + t[2 * i + 1];
-      }
-    } else if (beta_k == T(0)) {
-      for (int64_t x = lo * s; x < hi * s; ++x) c[x] = t[x];
-    } else if (beta_k == T(1)) {
-      for (int64_t x = lo * s; x < hi * s; ++x) c[x] += t[x];
-    } else {
-      for (int64_t x = lo * s; x < hi * s; ++x) c[x] = c[x] * beta_k + t[x];
-    }
-    if (p.real_diagonal && d >= 0 && d < mr) c[2 * d + 1] = T(0);
+// Rows [r0, r1) of a block of C — rows [0, mc) from global row gi0, whole
+// tiles of mr_e rows — whose tiles meet the triangle in the tile column at
+// global column gj, nr wide. Down a tile column the tiles outside the triangle
+// come first (lower) or last (upper), so the range is found by arithmetic;
+// the kernel masks the tiles that cross the diagonal itself.
+inline void triangle_rows(Triangle tri, int64_t gi0, int64_t mc, int64_t mr_e, int64_t gj, int64_t nr, int64_t *r0,
+                          int64_t *r1) {
+  const int64_t d = gj - gi0;  // the tile column's first diagonal row, relative to the block
+  *r0 = 0;
+  *r1 = mc;
+  if (tri == Triangle::lower && d > 0) *r0 = std::min(mc, d / mr_e * mr_e);  // tiles ending above row d
+  if (tri == Triangle::upper) {
+    const int64_t last = d + nr - 1;  // rows below the column's last diagonal row are outside
+    *r1 = last < 0 ? 0 : std::min(mc, (last / mr_e + 1) * mr_e);
   }
 }
 
-// Local tile for the largest register tile of any table (AVX-512 f32: 32×12).
+// HERK: Netlib's C(J,J) = BETA*REAL(C(J,J)) + REAL(TEMP*A(J,L)) leaves the
+// diagonal exactly real; the kernels compute both parts, so the imaginary
+// parts of the diagonal elements in rows [i0, i1) × columns [j0, j1) are set
+// to zero after each update.
 template <typename T>
-struct alignas(64) LocalTile {
-  T v[32 * 12];
-};
-
-// Walks the row tiles of a block of C — rows [0, mc) from global row gi0, in
-// tiles of mr_e rows — against the tile column at global column gj, nr wide:
-// full(r0, r1) once per run of full tiles (one kernel call for the run),
-// diag(r0, mr) per tile crossing the diagonal; tiles outside the triangle are
-// skipped. Down a tile column the kinds come in order (lower: skip, diagonal,
-// full; upper: full, diagonal, skip), so the long runs are found by
-// arithmetic and only the few tiles near the diagonal are classified.
-template <class Full, class Diag>
-void walk_tiles(Triangle tri, int64_t gi0, int64_t mc, int64_t mr_e, int64_t gj, int64_t nr, Full full, Diag diag) {
-  if (tri == Triangle::all) {
-    full(0, mc);
-    return;
-  }
-  // Whole tiles that end before row d (the column's first diagonal row,
-  // relative to the block): skipped (lower) or full (upper).
-  const int64_t d = gj - gi0;
-  const int64_t before = std::min(d > 0 ? d / mr_e * mr_e : 0, mc - mc % mr_e);
-  if (tri == Triangle::upper && before > 0) full(0, before);
-  for (int64_t ir = before; ir < mc; ir += mr_e) {
-    const int64_t mr = std::min(mr_e, mc - ir);
-    switch (tile_kind(tri, gi0 + ir, gj, mr, nr)) {
-      case TileKind::diagonal: diag(ir, mr); break;
-      case TileKind::full:
-        if (tri == Triangle::lower) {  // every tile below is full too
-          full(ir, mc);
-          return;
-        }
-        full(ir, ir + mr);
-        break;
-      case TileKind::skip:
-        if (tri == Triangle::upper) return;  // every tile below is skipped too
-        break;
-    }
-  }
+void zero_diagonal_imag(const Level3Plan<T> &p, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+  for (int64_t j = std::max(i0, j0); j < std::min(i1, j1); ++j) p.C[2 * (j + j * p.ldc) + 1] = T(0);
 }
 
 // One thread's block of C, rows [m0, m1) × columns [n0, n1), through the
@@ -272,11 +188,7 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
   T *Ap = static_cast<T *>(p.ws->a(slot));
   T *Bp = static_cast<T *>(p.ws->b(slot));
   const bool cplx = s == 2;
-  // Real kernels take a real beta. The complex kernel takes the complex one
-  // (or HERK's real one) and applies it itself; only the diagonal tiles'
-  // merge needs to know whether it is a complex product.
-  const bool beta_complex = !p.alpha_real && beta_needs_complex_product(p);
-  const T zero[2] = {T(0), T(0)}, one[2] = {T(1), T(0)};
+  const T one[2] = {T(1), T(0)};
 
   for (int64_t jc = n0; jc < n1; jc += p.nc) {
     const int64_t nc = std::min(p.nc, n1 - jc);
@@ -285,11 +197,10 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
       const T *b = p.B.p + (pc * p.B.rs + jc * p.B.cs) * s;
       if (cplx) K.pack_b_c(kc, nc, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.alpha_real, Bp);
       else K.pack_b(kc, nc, b, p.B.rs, p.B.cs, Bp);
-
+      // beta on the first k block; later blocks add to C.
       const bool first = pc == 0;
-      const bool prescale = first && beta_complex;  // for merge_triangle
-      const T beta_k = !first || beta_complex ? T(1) : p.beta[0];
-      const T *beta_c = first ? p.beta : one;  // the complex kernel's beta
+      const T beta_r = first ? p.beta[0] : T(1);
+      const T *beta_c = first ? p.beta : one;
 
       for (int64_t ic = m0; ic < m1; ic += p.mc_e) {
         const int64_t mc = std::min(p.mc_e, m1 - ic);
@@ -303,21 +214,17 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         for (int64_t jr = 0; jr < nc; jr += p.nr) {
           const int64_t nr = std::min(p.nr, nc - jr), gj = jc + jr;
           const T *bp = Bp + jr * kc * s;  // micro-panel jr / nr: nr × kc elements each
+          int64_t r0, r1;
+          triangle_rows(p.tri, ic, mc, p.mr_e, gj, nr, &r0, &r1);
+          if (r0 >= r1) continue;
           // Micro-panel of row r0: r0 · kc elements in (whole panels before it).
-          const auto full = [&](int64_t r0, int64_t r1) {
-            T *c = p.C + (ic + r0 + gj * p.ldc) * s;
-            if (cplx) K.ukr_complex(kc, Ap + r0 * kc * s, p.mr_e, p.mr_e * kc, bp, p.nr, 1, beta_c, p.alpha_real, c,
-                                    p.ldc, r1 - r0, nr);
-            else K.ukr_packed(kc, p.alpha[0], Ap + r0 * kc, bp, beta_k, c, p.ldc, r1 - r0, nr);
-          };
-          const auto diag = [&](int64_t r0, int64_t mr) {
-            LocalTile<T> t;
-            if (cplx) K.ukr_complex(kc, Ap + r0 * kc * s, p.mr_e, p.mr_e * kc, bp, p.nr, 1, zero, false, t.v, p.mr_e,
-                                    mr, nr);
-            else K.ukr_packed(kc, p.alpha[0], Ap + r0 * kc, bp, T(0), t.v, K.mr, mr, nr);
-            merge_triangle(p, t.v, K.mr, beta_k, prescale, ic + r0, gj, mr, nr);
-          };
-          walk_tiles(p.tri, ic, mc, p.mr_e, gj, nr, full, diag);
+          T *c = p.C + (ic + r0 + gj * p.ldc) * s;
+          const int64_t d = gj - (ic + r0);
+          if (cplx)
+            K.ukr_complex(kc, Ap + r0 * kc * s, p.mr_e, p.mr_e * kc, bp, p.nr, 1, beta_c, p.alpha_real, c, p.ldc,
+                          r1 - r0, nr, p.tri, d);
+          else K.ukr_packed(kc, p.alpha[0], Ap + r0 * kc, bp, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
+          if (p.real_diagonal) zero_diagonal_imag(p, ic + r0, ic + r1, gj, gj + nr);
         }
       }
     }
@@ -338,25 +245,17 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   const bool a_in_place = p.A.rs == 1 && !p.A.conj;
   if (!a_in_place) K.pack_a_c(m1 - m0, k, p.A.p + 2 * m0 * p.A.rs, p.A.rs, p.A.cs, p.A.conj, Aw);
   K.pack_b_c(k, n1 - n0, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.alpha_real, Bw);
-  const T zero[2] = {T(0), T(0)};
-  const bool beta_complex = !p.alpha_real && beta_needs_complex_product(p);
-  // Row r0 (from m0) of op(A): in place, or in packed panel r0 / MRC.
+  // Row r (from m0) of op(A): in place, or in packed panel r / MRC.
   const T *a0 = a_in_place ? p.A.p + 2 * m0 : Aw;
   const int64_t a_ks = a_in_place ? p.A.cs : p.mr_e, a_ps = a_in_place ? p.mr_e : p.mr_e * k;
-  const auto a_at = [&](int64_t r0) { return a0 + 2 * (r0 / p.mr_e) * a_ps; };
   for (int64_t jr = n0; jr < n1; jr += p.nr) {
     const int64_t nr = std::min(p.nr, n1 - jr);
-    const T *b = Bw + 2 * (jr - n0) * k;
-    const auto full = [&](int64_t r0, int64_t r1) {
-      K.ukr_complex(k, a_at(r0), a_ks, a_ps, b, p.nr, 1, p.beta, p.alpha_real, p.C + 2 * (m0 + r0 + jr * p.ldc),
-                    p.ldc, r1 - r0, nr);
-    };
-    const auto diag = [&](int64_t r0, int64_t mr) {
-      LocalTile<T> t;
-      K.ukr_complex(k, a_at(r0), a_ks, a_ps, b, p.nr, 1, zero, false, t.v, p.mr_e, mr, nr);
-      merge_triangle(p, t.v, K.mr, beta_complex ? T(1) : p.beta[0], beta_complex, m0 + r0, jr, mr, nr);
-    };
-    walk_tiles(p.tri, m0, m1 - m0, p.mr_e, jr, nr, full, diag);
+    int64_t r0, r1;
+    triangle_rows(p.tri, m0, m1 - m0, p.mr_e, jr, nr, &r0, &r1);
+    if (r0 >= r1) continue;
+    K.ukr_complex(k, a0 + 2 * (r0 / p.mr_e) * a_ps, a_ks, a_ps, Bw + 2 * (jr - n0) * k, p.nr, 1, p.beta,
+                  p.alpha_real, p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc, r1 - r0, nr, p.tri, jr - (m0 + r0));
+    if (p.real_diagonal) zero_diagonal_imag(p, m0 + r0, m0 + r1, jr, jr + nr);
   }
 }
 
@@ -373,23 +272,16 @@ void run_direct(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
   const bool pack_a = p.A.rs != 1;
   T *Ap = static_cast<T *>(p.ws->a(slot));
   if (pack_a) K.pack_a(m1 - m0, p.k, p.A.p + m0 * p.A.rs, p.A.rs, p.A.cs, Ap);
-  // Row r0 (from m0) of op(A): packed micro-panel r0 / MR, or in place.
+  // Row r (from m0) of op(A): packed micro-panel r / MR, or in place.
   const T *a0 = pack_a ? Ap : p.A.p + m0;
   const int64_t a_ks = pack_a ? K.mr : p.A.cs, a_ps = pack_a ? K.mr * p.k : K.mr;
-  const auto a_at = [&](int64_t r0) { return a0 + (r0 / K.mr) * a_ps; };
   for (int64_t jr = n0; jr < n1; jr += p.nr) {
     const int64_t nr = std::min(p.nr, n1 - jr);
-    const T *b = p.B.p + jr * p.B.cs;
-    const auto full = [&](int64_t r0, int64_t r1) {
-      K.ukr_direct(p.k, p.alpha[0], a_at(r0), a_ks, a_ps, b, p.B.rs, p.B.cs, p.beta[0], p.C + m0 + r0 + jr * p.ldc,
-                   p.ldc, r1 - r0, nr);
-    };
-    const auto diag = [&](int64_t r0, int64_t mr) {
-      LocalTile<T> t;
-      K.ukr_direct(p.k, p.alpha[0], a_at(r0), a_ks, a_ps, b, p.B.rs, p.B.cs, T(0), t.v, K.mr, mr, nr);
-      merge_triangle(p, t.v, K.mr, p.beta[0], false, m0 + r0, jr, mr, nr);
-    };
-    walk_tiles(p.tri, m0, m1 - m0, p.mr_e, jr, nr, full, diag);
+    int64_t r0, r1;
+    triangle_rows(p.tri, m0, m1 - m0, p.mr_e, jr, nr, &r0, &r1);
+    if (r0 >= r1) continue;
+    K.ukr_direct(p.k, p.alpha[0], a0 + (r0 / K.mr) * a_ps, a_ks, a_ps, p.B.p + jr * p.B.cs, p.B.rs, p.B.cs,
+                 p.beta[0], p.C + m0 + r0 + jr * p.ldc, p.ldc, r1 - r0, nr, p.tri, jr - (m0 + r0));
   }
 }
 

@@ -42,6 +42,7 @@ void scale_triangle(int s, bool lower, bool herk, int64_t n, const T *beta, T *C
 // Column strips [strips[u], strips[u+1]) of whole NR panels with about equal
 // triangle area each.
 std::vector<int64_t> equal_area_strips(bool lower, int64_t n, int64_t nr, int units) {
+  if (units <= 1) return {0, n};
   const int64_t panels = ceil_div(n, nr);
   auto area = [&](int64_t q) {  // elements of the triangle in panel q
     double a = 0;

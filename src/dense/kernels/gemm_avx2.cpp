@@ -19,6 +19,9 @@ struct VF64 {
   static vec load_rows(const T *p, int r) { return _mm256_maskload_pd(p, mask(r)); }
   static void storeu(T *p, vec v) { _mm256_storeu_pd(p, v); }
   static void store_rows(T *p, vec v, int r) { _mm256_maskstore_pd(p, mask(r), v); }
+  static __m256i span(int lo, int hi) { return _mm256_andnot_si256(mask(lo), mask(hi)); }  // lanes [lo, hi)
+  static vec load_span(const T *p, int lo, int hi) { return _mm256_maskload_pd(p, span(lo, hi)); }
+  static void store_span(T *p, vec v, int lo, int hi) { _mm256_maskstore_pd(p, span(lo, hi), v); }
   static vec set1(T x) { return _mm256_set1_pd(x); }
   static vec bcast(const T *p) { return _mm256_broadcast_sd(p); }
   static vec fmadd(vec a, vec b, vec c) { return _mm256_fmadd_pd(a, b, c); }
@@ -38,6 +41,9 @@ struct VF32 {
   static vec load_rows(const T *p, int r) { return _mm256_maskload_ps(p, mask(r)); }
   static void storeu(T *p, vec v) { _mm256_storeu_ps(p, v); }
   static void store_rows(T *p, vec v, int r) { _mm256_maskstore_ps(p, mask(r), v); }
+  static __m256i span(int lo, int hi) { return _mm256_andnot_si256(mask(lo), mask(hi)); }  // lanes [lo, hi)
+  static vec load_span(const T *p, int lo, int hi) { return _mm256_maskload_ps(p, span(lo, hi)); }
+  static void store_span(T *p, vec v, int lo, int hi) { _mm256_maskstore_ps(p, span(lo, hi), v); }
   static vec set1(T x) { return _mm256_set1_ps(x); }
   static vec bcast(const T *p) { return _mm256_broadcast_ss(p); }
   static vec fmadd(vec a, vec b, vec c) { return _mm256_fmadd_ps(a, b, c); }

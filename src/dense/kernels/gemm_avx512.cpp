@@ -20,6 +20,9 @@ struct VF64 {
   static vec load_rows(const T *p, int r) { return _mm512_maskz_loadu_pd(mask(r), p); }
   static void storeu(T *p, vec v) { _mm512_storeu_pd(p, v); }
   static void store_rows(T *p, vec v, int r) { _mm512_mask_storeu_pd(p, mask(r), v); }
+  static __mmask8 span(int lo, int hi) { return __mmask8(mask(hi) & ~mask(lo)); }  // lanes [lo, hi)
+  static vec load_span(const T *p, int lo, int hi) { return _mm512_maskz_loadu_pd(span(lo, hi), p); }
+  static void store_span(T *p, vec v, int lo, int hi) { _mm512_mask_storeu_pd(p, span(lo, hi), v); }
   static vec set1(T x) { return _mm512_set1_pd(x); }
   static vec bcast(const T *p) { return _mm512_set1_pd(*p); }
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_pd(a, b, c); }
@@ -40,6 +43,9 @@ struct VF32 {
   static vec load_rows(const T *p, int r) { return _mm512_maskz_loadu_ps(mask(r), p); }
   static void storeu(T *p, vec v) { _mm512_storeu_ps(p, v); }
   static void store_rows(T *p, vec v, int r) { _mm512_mask_storeu_ps(p, mask(r), v); }
+  static __mmask16 span(int lo, int hi) { return __mmask16(mask(hi) & ~mask(lo)); }  // lanes [lo, hi)
+  static vec load_span(const T *p, int lo, int hi) { return _mm512_maskz_loadu_ps(span(lo, hi), p); }
+  static void store_span(T *p, vec v, int lo, int hi) { _mm512_mask_storeu_ps(p, span(lo, hi), v); }
   static vec set1(T x) { return _mm512_set1_ps(x); }
   static vec bcast(const T *p) { return _mm512_set1_ps(*p); }
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_ps(a, b, c); }

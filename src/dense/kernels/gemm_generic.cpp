@@ -37,6 +37,14 @@ struct VGeneric {
   static void store_rows(T *p, vec a, int rows) {
     for (int i = 0; i < N && i < rows; ++i) p[i] = a.v[i];
   }
+  static vec load_span(const T *p, int lo, int hi) {  // lanes [lo, hi), others zero
+    vec r;
+    for (int i = 0; i < N; ++i) r.v[i] = i >= lo && i < hi ? p[i] : T(0);
+    return r;
+  }
+  static void store_span(T *p, vec a, int lo, int hi) {
+    for (int i = lo; i < hi && i < N; ++i) p[i] = a.v[i];
+  }
   static vec set1(T x) {
     vec r;
     for (int i = 0; i < N; ++i) r.v[i] = x;

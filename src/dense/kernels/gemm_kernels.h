@@ -7,6 +7,9 @@
 //      element (i, l) of a micro-panel at [l*MR + i]; rows >= m never read
 //   B̃: k × NR, element (l, j) at b[l*NR + j]      — packed B micro-panel, cols >= n zero
 //   C: column-major, leading dimension ldc. beta == 0 means C is not read.
+//   tri, d: Triangle::all updates every element; lower (upper) only those
+//   with i >= d + j (i <= d + j) — d is the diagonal's row in the first
+//   column — and never reads or writes the others (SYRK's diagonal tiles).
 // The kernel walks the column of MR×NR tiles itself (per-tile set-up stays in
 // the ISA code); each tile's arithmetic is the same however tiles are
 // grouped. Edge tiles (fewer rows or columns) run the same vector loop with
@@ -31,6 +34,9 @@
 
 namespace tessera::dense {
 
+// Which part of C an operation updates (SYRK/HERK: one triangle).
+enum class Triangle { all, lower, upper };
+
 template <typename T>
 struct GemmKernels {
   const char *name;  // type_op_tile__isa, e.g. "f64_gemm_16x12__avx512"
@@ -38,9 +44,9 @@ struct GemmKernels {
   int64_t kc, mc, nc;  // cache blocks in real elements (see the per-ISA tables)
 
   void (*ukr_packed)(int64_t k, T alpha, const T *a, const T *b, T beta, T *c, int64_t ldc, int64_t m,
-                     int64_t n);
+                     int64_t n, Triangle tri, int64_t d);
   void (*ukr_direct)(int64_t k, T alpha, const T *a, int64_t a_ks, int64_t a_ps, const T *b, int64_t b_ks,
-                     int64_t b_js, T beta, T *c, int64_t ldc, int64_t m, int64_t n);
+                     int64_t b_js, T beta, T *c, int64_t ldc, int64_t m, int64_t n, Triangle tri, int64_t d);
 
   // Complex micro-kernel (units of complex elements except the pointers):
   // C[0:m, 0:n] = A·B + beta·C on MRC × NRC complex tiles down the column,
@@ -50,7 +56,8 @@ struct GemmKernels {
   // scaled by alpha (pack_b_c). beta complex (Netlib's complex product) or,
   // with beta_real, a real scale of each part (HERK); 0 means C is not read.
   void (*ukr_complex)(int64_t k, const T *a, int64_t a_ks, int64_t a_ps, const T *b, int64_t b_ks,
-                      int64_t b_js, const T *beta, bool beta_real, T *c, int64_t ldc, int64_t m, int64_t n);
+                      int64_t b_js, const T *beta, bool beta_real, T *c, int64_t ldc, int64_t m, int64_t n,
+                      Triangle tri, int64_t d);
 
   // Packs op(A)[0:mc, 0:kc] (element (i,l) at a[i*rs + l*cs]) into ceil(mc/MR)
   // micro-panels of MR × kc, zero-padded.
