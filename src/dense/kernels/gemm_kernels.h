@@ -66,7 +66,8 @@ struct GemmKernels {
   // micro-panels of kc × NR, zero-padded.
   void (*pack_b)(int64_t kc, int64_t nc, const T *b, int64_t rs, int64_t cs, T *bp);
   // Complex packers; a/b point at interleaved complex data; mc, kc, nc, rs, cs
-  // in complex elements. pack_a_c: MRC × kc panels (conjugated when conj).
+  // in complex elements. pack_a_c: MRC × kc panels (conjugated when conj);
+  // rows past mc in the last panel are left unset (ukr_complex never reads them).
   void (*pack_a_c)(int64_t mc, int64_t kc, const T *a, int64_t rs, int64_t cs, bool conj, T *ap);
   // pack_b_c: kc × NRC panels of alpha·op(B)(l, j) as Netlib forms it: the
   // complex product, or with alpha_real (HERK's real alpha) a plain scaling of
