@@ -221,8 +221,8 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
           T *c = p.C + (ic + r0 + gj * p.ldc) * s;
           const int64_t d = gj - (ic + r0);
           if (cplx)
-            K.ukr_complex(kc, Ap + r0 * kc * s, p.mr_e, p.mr_e * kc, bp, p.nr, 1, beta_c, p.alpha_real, c, p.ldc,
-                          r1 - r0, nr, p.tri, d);
+            K.ukr_complex(kc, Ap + r0 * kc * s, p.mr_e, p.mr_e * kc, bp, beta_c, p.alpha_real, c, p.ldc, r1 - r0, nr,
+                          p.tri, d);
           else K.ukr_packed(kc, p.alpha[0], Ap + r0 * kc, bp, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
           if (p.real_diagonal) zero_diagonal_imag(p, ic + r0, ic + r1, gj, gj + nr);
         }
@@ -253,8 +253,8 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
     int64_t r0, r1;
     triangle_rows(p.tri, m0, m1 - m0, p.mr_e, jr, nr, &r0, &r1);
     if (r0 >= r1) continue;
-    K.ukr_complex(k, a0 + 2 * (r0 / p.mr_e) * a_ps, a_ks, a_ps, Bw + 2 * (jr - n0) * k, p.nr, 1, p.beta,
-                  p.alpha_real, p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc, r1 - r0, nr, p.tri, jr - (m0 + r0));
+    K.ukr_complex(k, a0 + 2 * (r0 / p.mr_e) * a_ps, a_ks, a_ps, Bw + 2 * (jr - n0) * k, p.beta, p.alpha_real,
+                  p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc, r1 - r0, nr, p.tri, jr - (m0 + r0));
     if (p.real_diagonal) zero_diagonal_imag(p, m0 + r0, m0 + r1, jr, jr + nr);
   }
 }

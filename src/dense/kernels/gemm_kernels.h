@@ -50,14 +50,13 @@ struct GemmKernels {
 
   // Complex micro-kernel (units of complex elements except the pointers):
   // C[0:m, 0:n] = A·B + beta·C on MRC × NRC complex tiles down the column,
-  // A(i, l) of row tile t at a[2(t*a_ps + l*a_ks + i)] (rows >= m never read),
-  // B(l, j) at b[2(l*b_ks + j*b_js)] — packed panels (a_ks = MRC,
-  // a_ps = MRC·k, b_ks = NRC, b_js = 1) or operands in place; B already
-  // scaled by alpha (pack_b_c). beta complex (Netlib's complex product) or,
-  // with beta_real, a real scale of each part (HERK); 0 means C is not read.
-  void (*ukr_complex)(int64_t k, const T *a, int64_t a_ks, int64_t a_ps, const T *b, int64_t b_ks,
-                      int64_t b_js, const T *beta, bool beta_real, T *c, int64_t ldc, int64_t m, int64_t n,
-                      Triangle tri, int64_t d);
+  // A(i, l) of row tile t at a[2(t*a_ps + l*a_ks + i)] (rows >= m never read)
+  // — packed panels (a_ks = MRC, a_ps = MRC·k) or op(A) in place; B one
+  // pack_b_c panel (B(l, j) at b[2(l*NRC + j)], already scaled by alpha,
+  // columns >= n zero). beta complex (Netlib's complex product) or, with
+  // beta_real, a real scale of each part (HERK); 0 means C is not read.
+  void (*ukr_complex)(int64_t k, const T *a, int64_t a_ks, int64_t a_ps, const T *b, const T *beta,
+                      bool beta_real, T *c, int64_t ldc, int64_t m, int64_t n, Triangle tri, int64_t d);
 
   // Packs op(A)[0:mc, 0:kc] (element (i,l) at a[i*rs + l*cs]) into ceil(mc/MR)
   // micro-panels of MR × kc, zero-padded.
