@@ -5,9 +5,6 @@
 #include "core/alloc.h"
 #include "core/thread_pool.h"
 
-
-
-
 extern "C" {
 
 tesseraStatus_t tblasCreate(tblasHandle_t *handle) {

@@ -52,7 +52,7 @@ double choose_grid(Level3Plan<T> &p, int units) {
     const int tn = units / tm;
     if (tm > p.m_tiles || tn > p.n_tiles) continue;
     const double rows = double(ceil_div(p.m_tiles, tm) * p.mr_e), cols = double(ceil_div(p.n_tiles, tn) * p.nr);
-    const double cost = fma_cycles<T>(rows * cols * double(p.k), p.s) + kPackCycles * (rows + cols) * double(p.k) * p.s;
+    const double cost = unit_cycles(p, rows * cols, rows + cols);
     if (best < 0 || cost < best) {
       best = cost;
       p.tm = tm;

@@ -48,12 +48,7 @@ inline int units_per_thread(double flops) { return flops < kFewUnitsFlops ? 4 : 
 // per 8-byte element. The work-split models weigh it against the multiply.
 constexpr double kPackCycles = 3.0;
 
-// Multiply-add cycles for `macs` multiply-adds of the operation's type T at
-// full rate (2 × 256-bit FMA pipes; complex: 4 real FMAs each when s == 2).
-template <typename T>
-double fma_cycles(double macs, int s) {
-  return macs * s * s / (32.0 / sizeof(T));
-}
+
 
 // Leases threads for a call of `flops` with at most `max_units` units of work.
 inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int64_t max_units, int *threads) {
@@ -72,14 +67,26 @@ struct Level3Plan {
   int64_t mr_e, nr, kc_e, mc_e, nc;  // blocking in elements of the operation's type
   bool direct;
   Triangle tri = Triangle::all;
-  bool alpha_real = false;    // complex op with a real alpha (HERK): scale B without cross terms
-  bool real_diagonal = false; // HERK: the diagonal's imaginary part is set to zero
+  // HERK: real alpha and beta scale each part (Netlib's REAL*COMPLEX, no
+  // cross terms), and the diagonal's imaginary part is set to zero.
+  bool herk = false;
   int tm, tn;  // GEMM: grid of work units over C's tiles (claimed dynamically by threads)
   int64_t m_tiles, n_tiles;
   std::vector<int64_t> strips;  // SYRK: column boundaries of the work units
   Workspace *ws;
   std::atomic<int> next_unit{0};
 };
+
+// Estimated cycles of a work unit that computes `elements` of C over all of
+// k and packs `packed` rows of A plus columns of B over all of k: multiply-adds
+// at full rate (2 × 256-bit FMA pipes; complex: 4 real FMAs each) plus
+// kPackCycles per packed real value. The GEMM grid and the SYRK strips are
+// both chosen with it.
+template <typename T>
+double unit_cycles(const Level3Plan<T> &p, double elements, double packed) {
+  const double k = double(p.k), s = p.s;
+  return elements * k * s * s / (32.0 / sizeof(T)) + kPackCycles * packed * k * s;
+}
 
 // Register tile and cache blocks in elements of the operation's type: the ISA
 // table's, or the handle's overrides rounded to whole micro-panels (MC to MR
@@ -128,23 +135,18 @@ bool reserve_workspace(const Level3Plan<T> &p, Workspace &ws, int threads, int64
 }
 
 // Scales the m×n block at c by beta (complex when s == 2); beta == 0 writes
-// zeros without reading c (Netlib semantics). With tri != all, only elements
-// of that triangle are touched; (i0, j0) is the block's position in C.
+// zeros without reading c (Netlib semantics).
 template <typename T>
-void scale_block(int s, int64_t m, int64_t n, const T *beta, T *c, int64_t ldc, Triangle tri = Triangle::all,
-                 int64_t i0 = 0, int64_t j0 = 0) {
+void scale_block(int s, int64_t m, int64_t n, const T *beta, T *c, int64_t ldc) {
   const bool zero = beta[0] == T(0) && (s == 1 || beta[1] == T(0));
   for (int64_t j = 0; j < n; ++j) {
-    int64_t lo = 0, hi = m;  // rows of column j inside the triangle
-    if (tri == Triangle::lower) lo = std::clamp<int64_t>(j0 + j - i0, 0, m);
-    if (tri == Triangle::upper) hi = std::clamp<int64_t>(j0 + j - i0 + 1, 0, m);
     T *cj = c + j * ldc * s;
     if (zero) {
-      std::fill(cj + lo * s, cj + hi * s, T(0));
+      std::fill(cj, cj + m * s, T(0));
     } else if (s == 1) {
-      for (int64_t i = lo; i < hi; ++i) cj[i] *= beta[0];
+      for (int64_t i = 0; i < m; ++i) cj[i] *= beta[0];
     } else {
-      for (int64_t i = lo; i < hi; ++i) {
+      for (int64_t i = 0; i < m; ++i) {
         const T cr = cj[2 * i], ci = cj[2 * i + 1];
         cj[2 * i] = beta[0] * cr - beta[1] * ci;
         cj[2 * i + 1] = beta[0] * ci + beta[1] * cr;
@@ -195,7 +197,7 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
     for (int64_t pc = 0; pc < p.k; pc += p.kc_e) {
       const int64_t kc = std::min(p.kc_e, p.k - pc);
       const T *b = p.B.p + (pc * p.B.rs + jc * p.B.cs) * s;
-      if (cplx) K.pack_b_c(kc, nc, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.alpha_real, Bp);
+      if (cplx) K.pack_b_c(kc, nc, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bp);
       else K.pack_b(kc, nc, b, p.B.rs, p.B.cs, Bp);
       // beta on the first k block; later blocks add to C.
       const bool first = pc == 0;
@@ -221,10 +223,10 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
           T *c = p.C + (ic + r0 + gj * p.ldc) * s;
           const int64_t d = gj - (ic + r0);
           if (cplx)
-            K.ukr_complex(kc, Ap + r0 * kc * s, p.mr_e, p.mr_e * kc, bp, beta_c, p.alpha_real, c, p.ldc, r1 - r0, nr,
+            K.ukr_complex(kc, Ap + r0 * kc * s, p.mr_e, p.mr_e * kc, bp, beta_c, p.herk, c, p.ldc, r1 - r0, nr,
                           p.tri, d);
           else K.ukr_packed(kc, p.alpha[0], Ap + r0 * kc, bp, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
-          if (p.real_diagonal) zero_diagonal_imag(p, ic + r0, ic + r1, gj, gj + nr);
+          if (p.herk) zero_diagonal_imag(p, ic + r0, ic + r1, gj, gj + nr);
         }
       }
     }
@@ -244,7 +246,7 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   T *Bw = static_cast<T *>(p.ws->b(slot));
   const bool a_in_place = p.A.rs == 1 && !p.A.conj;
   if (!a_in_place) K.pack_a_c(m1 - m0, k, p.A.p + 2 * m0 * p.A.rs, p.A.rs, p.A.cs, p.A.conj, Aw);
-  K.pack_b_c(k, n1 - n0, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.alpha_real, Bw);
+  K.pack_b_c(k, n1 - n0, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw);
   // Row r (from m0) of op(A): in place, or in packed panel r / MRC.
   const T *a0 = a_in_place ? p.A.p + 2 * m0 : Aw;
   const int64_t a_ks = a_in_place ? p.A.cs : p.mr_e, a_ps = a_in_place ? p.mr_e : p.mr_e * k;
@@ -253,9 +255,9 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
     int64_t r0, r1;
     triangle_rows(p.tri, m0, m1 - m0, p.mr_e, jr, nr, &r0, &r1);
     if (r0 >= r1) continue;
-    K.ukr_complex(k, a0 + 2 * (r0 / p.mr_e) * a_ps, a_ks, a_ps, Bw + 2 * (jr - n0) * k, p.beta, p.alpha_real,
+    K.ukr_complex(k, a0 + 2 * (r0 / p.mr_e) * a_ps, a_ks, a_ps, Bw + 2 * (jr - n0) * k, p.beta, p.herk,
                   p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc, r1 - r0, nr, p.tri, jr - (m0 + r0));
-    if (p.real_diagonal) zero_diagonal_imag(p, m0 + r0, m0 + r1, jr, jr + nr);
+    if (p.herk) zero_diagonal_imag(p, m0 + r0, m0 + r1, jr, jr + nr);
   }
 }
 

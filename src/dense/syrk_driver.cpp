@@ -39,18 +39,20 @@ void scale_triangle(int s, bool lower, bool herk, int64_t n, const T *beta, T *C
   }
 }
 
+// Elements of the stored triangle of an n×n C in columns [j0, j1) (exact:
+// integers below 2^53).
+double triangle_area(bool lower, int64_t n, int64_t j0, int64_t j1) {
+  const double w = double(j1 - j0), half_sum = double(j0 + j1 - 1) * w / 2;  // Σ j over the columns
+  return lower ? w * double(n) - half_sum : half_sum + w;
+}
+
 // Column strips [strips[u], strips[u+1]) of whole NR panels with about equal
 // triangle area each.
 std::vector<int64_t> equal_area_strips(bool lower, int64_t n, int64_t nr, int units) {
   if (units <= 1) return {0, n};
   const int64_t panels = ceil_div(n, nr);
-  auto area = [&](int64_t q) {  // elements of the triangle in panel q
-    double a = 0;
-    for (int64_t j = q * nr; j < std::min(n, (q + 1) * nr); ++j) a += double(lower ? n - j : j + 1);
-    return a;
-  };
-  double total = 0;
-  for (int64_t q = 0; q < panels; ++q) total += area(q);
+  auto area = [&](int64_t q) { return triangle_area(lower, n, q * nr, std::min(n, (q + 1) * nr)); };
+  const double total = triangle_area(lower, n, 0, n);
   std::vector<int64_t> strips{0};
   double acc = 0;
   for (int64_t q = 0; q < panels; ++q) {
@@ -69,12 +71,10 @@ std::vector<int64_t> equal_area_strips(bool lower, int64_t n, int64_t nr, int un
 template <typename T>
 double strips_makespan(const Level3Plan<T> &p, bool lower, const std::vector<int64_t> &strips, int threads) {
   std::vector<double> load(size_t(threads), 0.0);
-  const double n = double(p.n), k = double(p.k);
   for (size_t u = 0; u + 1 < strips.size(); ++u) {
-    const double n0 = double(strips[u]), n1 = double(strips[u + 1]), w = n1 - n0;
-    const double area = lower ? w * n - (n0 + n1 - 1) * w / 2 : (n0 + n1 + 1) * w / 2;
-    const double rows = lower ? n - double(strips[u] / p.mr_e * p.mr_e) : n1;
-    const double cost = fma_cycles<T>(area * k, p.s) + kPackCycles * (rows + w) * k * p.s;
+    const int64_t n0 = strips[u], n1 = strips[u + 1];
+    const int64_t rows = lower ? p.n - n0 / p.mr_e * p.mr_e : n1;  // its rows of op(A), as syrk_task packs them
+    const double cost = unit_cycles(p, triangle_area(lower, p.n, n0, n1), double(rows + n1 - n0));
     *std::min_element(load.begin(), load.end()) += cost;
   }
   return *std::max_element(load.begin(), load.end());
@@ -149,8 +149,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   const double macs = double(n) * double(n + 1) / 2 * double(k);
   p.direct = macs <= (Complex ? kDirectMaxMacsComplex : kDirectMaxMacs);
   p.tri = lower ? Triangle::lower : Triangle::upper;
-  p.alpha_real = herk;
-  p.real_diagonal = herk;
+  p.herk = herk;
   set_blocking(p, h);
   p.m_tiles = ceil_div(n, p.mr_e);
   p.n_tiles = ceil_div(n, p.nr);

@@ -16,9 +16,7 @@ struct VF64 {
   static vec zero() { return _mm256_setzero_pd(); }
   static vec loadu(const T *p) { return _mm256_loadu_pd(p); }
   static __m256i mask(int r) { return _mm256_cmpgt_epi64(_mm256_set1_epi64x(r), _mm256_setr_epi64x(0, 1, 2, 3)); }
-  static vec load_rows(const T *p, int r) { return _mm256_maskload_pd(p, mask(r)); }
   static void storeu(T *p, vec v) { _mm256_storeu_pd(p, v); }
-  static void store_rows(T *p, vec v, int r) { _mm256_maskstore_pd(p, mask(r), v); }
   static __m256i span(int lo, int hi) { return _mm256_andnot_si256(mask(lo), mask(hi)); }  // lanes [lo, hi)
   static vec load_span(const T *p, int lo, int hi) { return _mm256_maskload_pd(p, span(lo, hi)); }
   static void store_span(T *p, vec v, int lo, int hi) { _mm256_maskstore_pd(p, span(lo, hi), v); }
@@ -38,9 +36,7 @@ struct VF32 {
   static vec zero() { return _mm256_setzero_ps(); }
   static vec loadu(const T *p) { return _mm256_loadu_ps(p); }
   static __m256i mask(int r) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(r), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)); }
-  static vec load_rows(const T *p, int r) { return _mm256_maskload_ps(p, mask(r)); }
   static void storeu(T *p, vec v) { _mm256_storeu_ps(p, v); }
-  static void store_rows(T *p, vec v, int r) { _mm256_maskstore_ps(p, mask(r), v); }
   static __m256i span(int lo, int hi) { return _mm256_andnot_si256(mask(lo), mask(hi)); }  // lanes [lo, hi)
   static vec load_span(const T *p, int lo, int hi) { return _mm256_maskload_ps(p, span(lo, hi)); }
   static void store_span(T *p, vec v, int lo, int hi) { _mm256_maskstore_ps(p, span(lo, hi), v); }

@@ -17,9 +17,7 @@ struct VF64 {
   static vec zero() { return _mm512_setzero_pd(); }
   static vec loadu(const T *p) { return _mm512_loadu_pd(p); }
   static __mmask8 mask(int r) { return r <= 0 ? __mmask8(0) : __mmask8((1u << r) - 1u); }
-  static vec load_rows(const T *p, int r) { return _mm512_maskz_loadu_pd(mask(r), p); }
   static void storeu(T *p, vec v) { _mm512_storeu_pd(p, v); }
-  static void store_rows(T *p, vec v, int r) { _mm512_mask_storeu_pd(p, mask(r), v); }
   static __mmask8 span(int lo, int hi) { return __mmask8(mask(hi) & ~mask(lo)); }  // lanes [lo, hi)
   static vec load_span(const T *p, int lo, int hi) { return _mm512_maskz_loadu_pd(span(lo, hi), p); }
   static void store_span(T *p, vec v, int lo, int hi) { _mm512_mask_storeu_pd(p, span(lo, hi), v); }
@@ -40,9 +38,7 @@ struct VF32 {
   static vec zero() { return _mm512_setzero_ps(); }
   static vec loadu(const T *p) { return _mm512_loadu_ps(p); }
   static __mmask16 mask(int r) { return r <= 0 ? __mmask16(0) : __mmask16((1u << r) - 1u); }
-  static vec load_rows(const T *p, int r) { return _mm512_maskz_loadu_ps(mask(r), p); }
   static void storeu(T *p, vec v) { _mm512_storeu_ps(p, v); }
-  static void store_rows(T *p, vec v, int r) { _mm512_mask_storeu_ps(p, mask(r), v); }
   static __mmask16 span(int lo, int hi) { return __mmask16(mask(hi) & ~mask(lo)); }  // lanes [lo, hi)
   static vec load_span(const T *p, int lo, int hi) { return _mm512_maskz_loadu_ps(span(lo, hi), p); }
   static void store_span(T *p, vec v, int lo, int hi) { _mm512_mask_storeu_ps(p, span(lo, hi), v); }

@@ -26,16 +26,8 @@ struct VGeneric {
     for (int i = 0; i < N; ++i) r.v[i] = p[i];
     return r;
   }
-  static vec load_rows(const T *p, int rows) {
-    vec r;
-    for (int i = 0; i < N; ++i) r.v[i] = i < rows ? p[i] : T(0);
-    return r;
-  }
   static void storeu(T *p, vec a) {
     for (int i = 0; i < N; ++i) p[i] = a.v[i];
-  }
-  static void store_rows(T *p, vec a, int rows) {
-    for (int i = 0; i < N && i < rows; ++i) p[i] = a.v[i];
   }
   static vec load_span(const T *p, int lo, int hi) {  // lanes [lo, hi), others zero
     vec r;
