@@ -148,44 +148,54 @@ std::vector<std::vector<char>> expected(std::vector<Workload> &w) {
   return e;
 }
 
-TEST(Concurrency, ThreadsWithOwnHandlesCallEverythingAtOnce) {
+// kThreads workloads: seeds seed + t, sizes size0 + step·t.
+std::vector<Workload> workloads(uint64_t seed, int64_t size0, int64_t step) {
   std::vector<Workload> w;
-  for (int t = 0; t < kThreads; ++t) w.emplace_back(100 + t, 96 + 17 * t);
-  const auto want = expected(w);
+  for (int t = 0; t < kThreads; ++t) w.emplace_back(seed + uint64_t(t), size0 + step * t);
+  return w;
+}
+
+// Runs body(t) on kThreads threads at once; body returns how many of its
+// results differed from the ones computed alone; returns the total.
+template <class Body>
+int mismatches_on_threads(Body body) {
   std::atomic<int> mismatches{0};
   std::vector<std::thread> ts;
-  for (int t = 0; t < kThreads; ++t)
-    ts.emplace_back([&, t] {
-      Handles hs;
-      for (int rep = 0; rep < 3; ++rep)
-        if (w[size_t(t)].run(hs.h, hs.sh) != want[size_t(t)]) ++mismatches;
-    });
+  for (int t = 0; t < kThreads; ++t) ts.emplace_back([&, t] { mismatches += body(size_t(t)); });
   for (auto &t : ts) t.join();
-  EXPECT_EQ(mismatches.load(), 0);
+  return mismatches.load();
+}
+
+TEST(Concurrency, ThreadsWithOwnHandlesCallEverythingAtOnce) {
+  std::vector<Workload> w = workloads(100, 96, 17);
+  const auto want = expected(w);
+  EXPECT_EQ(mismatches_on_threads([&](size_t t) {
+              Handles hs;
+              int bad = 0;
+              for (int rep = 0; rep < 3; ++rep) bad += w[t].run(hs.h, hs.sh) != want[t];
+              return bad;
+            }),
+            0);
 }
 
 TEST(Concurrency, OneHandleSharedByTurns) {
-  std::vector<Workload> w;
-  for (int t = 0; t < kThreads; ++t) w.emplace_back(200 + t, 80 + 9 * t);
+  std::vector<Workload> w = workloads(200, 80, 9);
   const auto want = expected(w);
   Handles shared;
   std::mutex turn;
-  std::atomic<int> mismatches{0};
-  std::vector<std::thread> ts;
-  for (int t = 0; t < kThreads; ++t)
-    ts.emplace_back([&, t] {
-      for (int rep = 0; rep < 2; ++rep) {
-        std::lock_guard<std::mutex> lock(turn);  // one thread at a time, as the contract says
-        if (w[size_t(t)].run(shared.h, shared.sh) != want[size_t(t)]) ++mismatches;
-      }
-    });
-  for (auto &t : ts) t.join();
-  EXPECT_EQ(mismatches.load(), 0);
+  EXPECT_EQ(mismatches_on_threads([&](size_t t) {
+              int bad = 0;
+              for (int rep = 0; rep < 2; ++rep) {
+                std::lock_guard<std::mutex> lock(turn);  // one thread at a time, as the contract says
+                bad += w[t].run(shared.h, shared.sh) != want[t];
+              }
+              return bad;
+            }),
+            0);
 }
 
 TEST(Concurrency, InsideAnOpenMPParallelRegion) {
-  std::vector<Workload> w;
-  for (int t = 0; t < kThreads; ++t) w.emplace_back(300 + t, 64 + 31 * t);
+  std::vector<Workload> w = workloads(300, 64, 31);
   const auto want = expected(w);
   std::atomic<int> mismatches{0}, wide{0};
 #pragma omp parallel for num_threads(kThreads) schedule(static, 1)
