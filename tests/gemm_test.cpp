@@ -97,6 +97,41 @@ TEST(Gemm, EdgeSweepDouble) { edge_sweep<double>(2); }
 TEST(Gemm, EdgeSweepComplexFloat) { edge_sweep<std::complex<float>>(3); }
 TEST(Gemm, EdgeSweepComplexDouble) { edge_sweep<std::complex<double>>(4); }
 
+// k-dominated shapes (all rows in one MC block, k >= KC): the blocked path
+// reads real op(B) in place when its columns are contiguous (op N), and f32
+// op(A) when its columns are contiguous and short; it packs them otherwise
+// (and always for complex). Every op, paddings, tile-edge row/column counts.
+template <typename T>
+void in_place_sweep(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const tblasOperation_t ops[] = {TBLAS_OP_N, TBLAS_OP_T, TBLAS_OP_C};
+  const int64_t ms[] = {7, 17, 40, 64, 101, 9}, ns[] = {5, 13, 31, 6}, ks[] = {385, 700, 1100};
+  std::uniform_int_distribution<int> pad(0, 40);
+  for (tesseraArch_t arch : supported_paths()) {
+    Handle H;
+    ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+    double worst = 0;
+    for (int rep = 0; rep < 18; ++rep) {
+      // Padding 0..3 (in place) or up to 40 (packed again) in turn.
+      const int pa = rep % 2 ? pad(rng) : rep % 4, pb = rep % 3 ? pad(rng) % 4 : pad(rng);
+      // Enough multiply-adds (> 700k) that the blocked path runs, not the direct one.
+      const int64_t m = ms[rep % 6], n = ns[(rep / 2) % 4], k = std::max<int64_t>(ks[rep % 3], 700000 / (m * n) + 1);
+      Case c{ops[rep % 3], ops[(rep / 3) % 3], m, n, k, pa, pb, rep % 2};
+      auto r = run_case<T>(H.h, c, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
+      worst = std::max(worst, r.worst_ratio);
+      EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(c.k))
+          << op_name(c.ta) << op_name(c.tb) << " m=" << c.m << " n=" << c.n << " k=" << c.k;
+      EXPECT_EQ(r.mismatches, 0);
+    }
+    std::printf("[ worst ratio ] in place %s %s: %.3f\n", tesseraGetArchString(arch), tt::type_name<T>(), worst);
+  }
+}
+
+TEST(Gemm, InPlaceSweepFloat) { in_place_sweep<float>(11); }
+TEST(Gemm, InPlaceSweepDouble) { in_place_sweep<double>(12); }
+TEST(Gemm, InPlaceSweepComplexFloat) { in_place_sweep<std::complex<float>>(13); }
+TEST(Gemm, InPlaceSweepComplexDouble) { in_place_sweep<std::complex<double>>(14); }
+
 // Shapes that cross the KC/MC/NC cache blocks and take the packed path.
 template <typename T>
 void block_sweep(uint64_t seed) {

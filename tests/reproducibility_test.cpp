@@ -41,13 +41,16 @@ std::vector<T> rand_vec(size_t n, uint64_t seed) {
   return v;
 }
 
+// Default shape: crosses the blocks with a transposed B. The k-dominated
+// NN shape (m, n small, k several KC) reads A and B in place.
 template <class T, class F>
-Row gemm_row(const char *name, F f) {
-  return {name, [f](tblasHandle_t h, tsparseHandle_t) {
-            const int64_t m = 173, n = 211, k = 389;
+Row gemm_row(const char *name, F f, tblasOperation_t tb = TBLAS_OP_T, int64_t m = 173, int64_t n = 211,
+             int64_t k = 389) {
+  return {name, [f, tb, m, n, k](tblasHandle_t h, tsparseHandle_t) {
             auto A = rand_vec<T>(size_t(m * k), 1), B = rand_vec<T>(size_t(k * n), 2), C = rand_vec<T>(size_t(m * n), 3);
             const T alpha = T(0.75), beta = T(-0.5);
-            EXPECT_EQ(f(h, TBLAS_OP_N, TBLAS_OP_T, m, n, k, &alpha, A.data(), m, B.data(), n, &beta, C.data(), m), 0);
+            const int64_t ldb = tb == TBLAS_OP_N ? k : n;
+            EXPECT_EQ(f(h, TBLAS_OP_N, tb, m, n, k, &alpha, A.data(), m, B.data(), ldb, &beta, C.data(), m), 0);
             return bytes_of(C);
           }};
 }
@@ -121,6 +124,8 @@ std::vector<Row> table() {
       gemm_row<double>("dgemm", tt::gemm<double>),
       gemm_row<cf>("cgemm", tt::gemm<cf>),
       gemm_row<cd>("zgemm", tt::gemm<cd>),
+      gemm_row<float>("sgemm NN k-dominated", tt::gemm<float>, TBLAS_OP_N, 61, 70, 2000),
+      gemm_row<cf>("cgemm NN k-dominated", tt::gemm<cf>, TBLAS_OP_N, 37, 45, 900),
       syrk_row<float, float>("ssyrk", tt::syrk<float>, TBLAS_OP_N),
       syrk_row<double, double>("dsyrk", tt::syrk<double>, TBLAS_OP_T),
       syrk_row<cf, cf>("csyrk", tt::syrk<cf>, TBLAS_OP_N),

@@ -42,8 +42,9 @@ void gemm_task(void *ctx, int slot, int /*nslots*/) {
 
 // Picks the tm × tn grid of `units` work units minimising the largest unit's
 // estimated cycles: its tiles (compute) plus the panels it must pack (each
-// unit packs its own rows of A and columns of B over all of k). Returns that
-// cost, or a negative value if no grid fits the tiles.
+// unit packs its own rows of A and columns of B over all of k, unless they
+// are read in place). Returns that cost, or a negative value if no grid fits
+// the tiles.
 template <typename T>
 double choose_grid(Level3Plan<T> &p, int units) {
   double best = -1;
@@ -52,7 +53,7 @@ double choose_grid(Level3Plan<T> &p, int units) {
     const int tn = units / tm;
     if (tm > p.m_tiles || tn > p.n_tiles) continue;
     const double rows = double(ceil_div(p.m_tiles, tm) * p.mr_e), cols = double(ceil_div(p.n_tiles, tn) * p.nr);
-    const double cost = unit_cycles(p, rows * cols, rows + cols);
+    const double cost = unit_cycles(p, rows * cols, rows, cols);
     if (best < 0 || cost < best) {
       best = cost;
       p.tm = tm;
@@ -122,6 +123,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   const double macs = double(m) * double(n) * double(k);
   p.direct = macs <= (Complex ? kDirectMaxMacsComplex : kDirectMaxMacs);
   set_blocking(p, h);
+  choose_in_place(p);
   p.m_tiles = ceil_div(m, p.mr_e);
   p.n_tiles = ceil_div(n, p.nr);
 

@@ -66,6 +66,9 @@ struct Level3Plan {
   int64_t ldc;
   int64_t mr_e, nr, kc_e, mc_e, nc;  // blocking in elements of the operation's type
   bool direct;
+  // Blocked path, real types: operands read in place instead of packed (see
+  // choose_in_place).
+  bool a_in_place = false, b_in_place = false;
   Triangle tri = Triangle::all;
   // HERK: real alpha and beta scale each part (Netlib's REAL*COMPLEX, no
   // cross terms), and the diagonal's imaginary part is set to zero.
@@ -78,13 +81,14 @@ struct Level3Plan {
 };
 
 // Estimated cycles of a work unit that computes `elements` of C over all of
-// k and packs `packed` rows of A plus columns of B over all of k: multiply-adds
-// at full rate (2 × 256-bit FMA pipes; complex: 4 real FMAs each) plus
-// kPackCycles per packed real value. The GEMM grid and the SYRK strips are
-// both chosen with it.
+// k from `rows` rows of op(A) and `cols` columns of op(B): multiply-adds at
+// full rate (2 × 256-bit FMA pipes; complex: 4 real FMAs each) plus
+// kPackCycles per real value packed (operands read in place cost nothing
+// extra). The GEMM grid and the SYRK strips are both chosen with it.
 template <typename T>
-double unit_cycles(const Level3Plan<T> &p, double elements, double packed) {
+double unit_cycles(const Level3Plan<T> &p, double elements, double rows, double cols) {
   const double k = double(p.k), s = p.s;
+  const double packed = (p.a_in_place ? 0 : rows) + (p.b_in_place ? 0 : cols);
   return elements * k * s * s / (32.0 / sizeof(T)) + kPackCycles * packed * k * s;
 }
 
@@ -113,6 +117,32 @@ void set_blocking(Level3Plan<T> &p, const tblasContext *h) {
     p.mc_e = std::max(p.mc_e, p.mc_e * p.kc_e / std::max<int64_t>(p.k, 1) / p.mr_e * p.mr_e);
 }
 
+// Operands the blocked path reads in place instead of packing, where packing
+// does not pay for itself. When all of C's rows fit one MC block and k is at
+// least KC (k-dominated shapes such as 64×64×20000), every packed panel feeds
+// only a few tiles, so packing is a whole extra pass over A and B (a third of
+// sgemm 64×64×20000's time). Then (real types only; complex B must be formed
+// as Netlib's TEMP = alpha·op(B) anyway):
+//   op(B) with contiguous columns (op N): the kernel broadcasts from NR
+//   columns; the kc × NR micro-panel stays L1-resident between tiles;
+//   op(A) f32 with contiguous columns at most 512 bytes apart (m ≤ 128): the
+//   kernel reads the micro-panel at a constant short stride. Packing A costs
+//   the most per flop in f32 (8 lanes per FMA); for f64 and complex, and f32
+//   with longer strides, in-place A measured slower than packing (dgemm
+//   96×48×8192 28 → 20 GF/s, zgemm 96×48×8192 35 → 28, sgemm 200×100×4096
+//   70 → 66), so those A blocks stay packed.
+// Measured (1 thread, side by side, median of 7): sgemm 64×64×20000 45 → 70
+// GF/s, 96×48×8192 57 → 78, 128×64×8192 67 → 77; dgemm 64×64×20000 (B only)
+// 26 → 29. B in place with k < KC lost (sgemm 2048×2048×32 73 → 55: per-tile
+// set-up over 32 k-steps), hence k >= KC. Each element's FMA sequence is the
+// same either way, so the choice never changes a result.
+template <typename T>
+void choose_in_place(Level3Plan<T> &p) {
+  if (p.direct || p.s != 1 || p.k < p.kc_e || p.m > p.mc_e) return;
+  p.b_in_place = p.B.rs == 1;
+  p.a_in_place = sizeof(T) == 4 && p.A.rs == 1 && p.A.cs * int64_t(sizeof(T)) <= 512;
+}
+
 // Workspace per thread for work units of at most `rows` × `cols` elements of
 // C: packed A block and B panel; for the direct paths, A rows that cannot be
 // read in place and, complex, Netlib's TEMP = alpha·op(B) over all of k.
@@ -128,8 +158,8 @@ bool reserve_workspace(const Level3Plan<T> &p, Workspace &ws, int threads, int64
     bytes_b = p.s == 2 ? b_panels(cols) * size_t(p.k) * es : 0;
   } else {
     const size_t kc = size_t(std::min(p.kc_e, p.k));
-    bytes_a = a_panels(std::min(p.mc_e, rows)) * kc * es;
-    bytes_b = b_panels(std::min(p.nc, cols)) * kc * es;
+    bytes_a = p.a_in_place ? 0 : a_panels(std::min(p.mc_e, rows)) * kc * es;
+    bytes_b = p.b_in_place ? 0 : b_panels(std::min(p.nc, cols)) * kc * es;
   }
   return ws.reserve(threads, bytes_a, bytes_b);
 }
@@ -198,7 +228,7 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
       const int64_t kc = std::min(p.kc_e, p.k - pc);
       const T *b = p.B.p + (pc * p.B.rs + jc * p.B.cs) * s;
       if (cplx) K.pack_b_c(kc, nc, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bp);
-      else K.pack_b(kc, nc, b, p.B.rs, p.B.cs, Bp);
+      else if (!p.b_in_place) K.pack_b(kc, nc, b, p.B.rs, p.B.cs, Bp);
       // beta on the first k block; later blocks add to C.
       const bool first = pc == 0;
       const T beta_r = first ? p.beta[0] : T(1);
@@ -210,8 +240,14 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         if (p.tri == Triangle::lower && ic + mc - 1 < jc) continue;
         if (p.tri == Triangle::upper && ic > jc + nc - 1) continue;
         const T *a = p.A.p + (ic * p.A.rs + pc * p.A.cs) * s;
-        if (cplx) K.pack_a_c(mc, kc, a, p.A.rs, p.A.cs, p.A.conj, Ap);
-        else K.pack_a(mc, kc, a, p.A.rs, p.A.cs, Ap);
+        if (!p.a_in_place) {
+          if (cplx) K.pack_a_c(mc, kc, a, p.A.rs, p.A.cs, p.A.conj, Ap);
+          else K.pack_a(mc, kc, a, p.A.rs, p.A.cs, Ap);
+        }
+        // Row tile t of the block: packed micro-panel t (a_ks = MR, panels MR·kc
+        // apart), or in place (a_ks = lda, tiles MR rows apart).
+        const T *a0 = p.a_in_place ? a : Ap;
+        const int64_t a_ks = p.a_in_place ? p.A.cs : p.mr_e, a_ps = p.a_in_place ? p.mr_e : p.mr_e * kc;
 
         for (int64_t jr = 0; jr < nc; jr += p.nr) {
           const int64_t nr = std::min(p.nr, nc - jr), gj = jc + jr;
@@ -219,13 +255,17 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
           int64_t r0, r1;
           triangle_rows(p.tri, ic, mc, p.mr_e, gj, nr, &r0, &r1);
           if (r0 >= r1) continue;
-          // Micro-panel of row r0: r0 · kc elements in (whole panels before it).
           T *c = p.C + (ic + r0 + gj * p.ldc) * s;
           const int64_t d = gj - (ic + r0);
+          const T *ar = a0 + (r0 / p.mr_e) * a_ps * s;  // row tile of r0
           if (cplx)
-            K.ukr_complex(kc, Ap + r0 * kc * s, p.mr_e, p.mr_e * kc, bp, beta_c, p.herk, c, p.ldc, r1 - r0, nr,
-                          p.tri, d);
-          else K.ukr_packed(kc, p.alpha[0], Ap + r0 * kc, bp, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
+            K.ukr_complex(kc, ar, a_ks, a_ps, bp, beta_c, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d);
+          else if (p.b_in_place)
+            K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, b + jr * p.B.cs, p.B.rs, p.B.cs, beta_r, c, p.ldc, r1 - r0,
+                         nr, p.tri, d);
+          else if (p.a_in_place)
+            K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, bp, p.nr, 1, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
+          else K.ukr_packed(kc, p.alpha[0], ar, bp, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
           if (p.herk) zero_diagonal_imag(p, ic + r0, ic + r1, gj, gj + nr);
         }
       }

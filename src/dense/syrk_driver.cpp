@@ -74,7 +74,7 @@ double strips_makespan(const Level3Plan<T> &p, bool lower, const std::vector<int
   for (size_t u = 0; u + 1 < strips.size(); ++u) {
     const int64_t n0 = strips[u], n1 = strips[u + 1];
     const int64_t rows = lower ? p.n - n0 / p.mr_e * p.mr_e : n1;  // its rows of op(A), as syrk_task packs them
-    const double cost = unit_cycles(p, triangle_area(lower, p.n, n0, n1), double(rows + n1 - n0));
+    const double cost = unit_cycles(p, triangle_area(lower, p.n, n0, n1), double(rows), double(n1 - n0));
     *std::min_element(load.begin(), load.end()) += cost;
   }
   return *std::max_element(load.begin(), load.end());
@@ -151,6 +151,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   p.tri = lower ? Triangle::lower : Triangle::upper;
   p.herk = herk;
   set_blocking(p, h);
+  choose_in_place(p);
   p.m_tiles = ceil_div(n, p.mr_e);
   p.n_tiles = ceil_div(n, p.nr);
 
