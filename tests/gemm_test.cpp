@@ -97,7 +97,7 @@ TEST(Gemm, EdgeSweepDouble) { edge_sweep<double>(2); }
 TEST(Gemm, EdgeSweepComplexFloat) { edge_sweep<std::complex<float>>(3); }
 TEST(Gemm, EdgeSweepComplexDouble) { edge_sweep<std::complex<double>>(4); }
 
-// k-dominated shapes (all rows in one MC block, k >= KC): the blocked path
+// Shapes with all rows in one MC block and k >= 64 (k-dominated ones here): the blocked path
 // reads real op(B) in place when its columns are contiguous (op N), and f32
 // op(A) when its columns are contiguous and short; it packs them otherwise
 // (and always for complex). Every op, paddings, tile-edge row/column counts.

@@ -118,27 +118,29 @@ void set_blocking(Level3Plan<T> &p, const tblasContext *h) {
 }
 
 // Operands the blocked path reads in place instead of packing, where packing
-// does not pay for itself. When all of C's rows fit one MC block and k is at
-// least KC (k-dominated shapes such as 64×64×20000), every packed panel feeds
-// only a few tiles, so packing is a whole extra pass over A and B (a third of
-// sgemm 64×64×20000's time). Then (real types only; complex B must be formed
-// as Netlib's TEMP = alpha·op(B) anyway):
+// does not pay for itself: when all of C's rows fit one MC block, each packed
+// B panel feeds only that block's few row tiles, and in k-dominated shapes
+// (64×64×20000) the packing is a whole extra pass over A and B (a third of
+// the time). Real types only (complex B must be formed as Netlib's
+// TEMP = alpha·op(B) anyway):
 //   op(B) with contiguous columns (op N): the kernel broadcasts from NR
 //   columns; the kc × NR micro-panel stays L1-resident between tiles;
 //   op(A) f32 with contiguous columns at most 512 bytes apart (m ≤ 128): the
-//   kernel reads the micro-panel at a constant short stride. Packing A costs
+//   kernel reads each micro-panel at a constant short stride. Packing A costs
 //   the most per flop in f32 (8 lanes per FMA); for f64 and complex, and f32
 //   with longer strides, in-place A measured slower than packing (dgemm
 //   96×48×8192 28 → 20 GF/s, zgemm 96×48×8192 35 → 28, sgemm 200×100×4096
 //   70 → 66), so those A blocks stay packed.
-// Measured (1 thread, side by side, median of 7): sgemm 64×64×20000 45 → 70
-// GF/s, 96×48×8192 57 → 78, 128×64×8192 67 → 77; dgemm 64×64×20000 (B only)
-// 26 → 29. B in place with k < KC lost (sgemm 2048×2048×32 73 → 55: per-tile
-// set-up over 32 k-steps), hence k >= KC. Each element's FMA sequence is the
+// Measured (1 thread, side by side, median of 7, GF/s): sgemm 64×64×20000
+// 45 → 70, 96×48×8192 57 → 78, 128×64×8192 67 → 77, 128³ 71 → 82 (2 threads
+// 108–127 → 137); dgemm 128³ 37 → 39, 64×64×20000 (B only) 26 → 29. With m
+// above MC (B feeding many blocks) in-place B lost 2–5 % (sgemm/dgemm 1024³,
+// dgemm 512³); with k = 32 (2048×2048×32) the per-tile set-up over so few
+// k-steps lost 2–25 %, hence k >= 64. Each element's FMA sequence is the
 // same either way, so the choice never changes a result.
 template <typename T>
 void choose_in_place(Level3Plan<T> &p) {
-  if (p.direct || p.s != 1 || p.k < p.kc_e || p.m > p.mc_e) return;
+  if (p.direct || p.s != 1 || p.k < 64 || p.m > p.mc_e) return;
   p.b_in_place = p.B.rs == 1;
   p.a_in_place = sizeof(T) == 4 && p.A.rs == 1 && p.A.cs * int64_t(sizeof(T)) <= 512;
 }
