@@ -155,8 +155,7 @@ bool reserve_workspace(const Level3Plan<T> &p, Workspace &ws, int threads, int64
   const auto b_panels = [&](int64_t c) { return size_t(ceil_div(c, p.nr) * p.nr); };
   size_t bytes_a = 0, bytes_b = 0;
   if (p.direct) {
-    const bool a_in_place = p.A.rs == 1 && !p.A.conj;
-    bytes_a = a_in_place ? 0 : a_panels(rows) * size_t(p.k) * es;
+    bytes_a = a_panels(rows) * size_t(p.k) * es;  // (unused when op(A) is read in place)
     bytes_b = p.s == 2 ? b_panels(cols) * size_t(p.k) * es : 0;
   } else {
     const size_t kc = size_t(std::min(p.kc_e, p.k));
@@ -286,7 +285,10 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   const int64_t k = p.k;
   T *Aw = static_cast<T *>(p.ws->a(slot));
   T *Bw = static_cast<T *>(p.ws->b(slot));
-  const bool a_in_place = p.A.rs == 1 && !p.A.conj;
+  // A single row is read in place whatever its stride (the kernel reads no
+  // other row of the tile); padding it to an MRC-row panel wrote a cache line
+  // per k-step (csyrk n = 1: a quarter of the call).
+  const bool a_in_place = (p.A.rs == 1 || m1 - m0 == 1) && !p.A.conj;
   if (!a_in_place) K.pack_a_c(m1 - m0, k, p.A.p + 2 * m0 * p.A.rs, p.A.rs, p.A.cs, p.A.conj, Aw);
   K.pack_b_c(k, n1 - n0, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw);
   // Row r (from m0) of op(A): in place, or in packed panel r / MRC.
