@@ -22,4 +22,14 @@ const GemmKernels<double> &gemm_kernels<double>(Arch arch) {
   return generic::kF64;
 }
 
+template <>
+const GemmKernels<float> &gemm_kernels_narrow<float>(Arch arch) {
+  return arch == Arch::avx2 ? avx2::kF32Narrow : gemm_kernels<float>(arch);
+}
+
+template <>
+const GemmKernels<double> &gemm_kernels_narrow<double>(Arch arch) {
+  return arch == Arch::avx2 ? avx2::kF64Narrow : gemm_kernels<double>(arch);
+}
+
 }  // namespace tessera::dense

@@ -77,10 +77,18 @@ struct GemmKernels {
 
 // One table per ISA, defined in gemm_<isa>.cpp.
 namespace generic { extern const GemmKernels<float> kF32; extern const GemmKernels<double> kF64; }
-namespace avx2 { extern const GemmKernels<float> kF32; extern const GemmKernels<double> kF64; }
+namespace avx2 {
+extern const GemmKernels<float> kF32, kF32Narrow;
+extern const GemmKernels<double> kF64, kF64Narrow;
+}
 namespace avx512 { extern const GemmKernels<float> kF32; extern const GemmKernels<double> kF64; }
 
 template <typename T>
 const GemmKernels<T> &gemm_kernels(Arch arch);
+// A table with a narrower tile, for complex problems only a few rows or
+// columns wide (small-n SYRK: less of each diagonal tile is outside the
+// triangle); the main table where the ISA has none.
+template <typename T>
+const GemmKernels<T> &gemm_kernels_narrow(Arch arch);
 
 }  // namespace tessera::dense
