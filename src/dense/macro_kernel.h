@@ -155,7 +155,9 @@ bool reserve_workspace(const Level3Plan<T> &p, Workspace &ws, int threads, int64
   const auto b_panels = [&](int64_t c) { return size_t(ceil_div(c, p.nr) * p.nr); };
   size_t bytes_a = 0, bytes_b = 0;
   if (p.direct) {
-    bytes_a = a_panels(rows) * size_t(p.k) * es;  // (unused when op(A) is read in place)
+    // op(A) read in place: contiguous columns, or (complex) a single row.
+    const bool direct_a_in_place = !p.A.conj && (p.A.rs == 1 || (p.s == 2 && p.m == 1));
+    bytes_a = direct_a_in_place ? 0 : a_panels(rows) * size_t(p.k) * es;
     bytes_b = p.s == 2 ? b_panels(cols) * size_t(p.k) * es : 0;
   } else {
     const size_t kc = size_t(std::min(p.kc_e, p.k));

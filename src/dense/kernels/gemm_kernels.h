@@ -53,8 +53,9 @@ struct GemmKernels {
   // A(i, l) of row tile t at a[2(t*a_ps + l*a_ks + i)] (rows >= m never read)
   // — packed panels (a_ks = MRC, a_ps = MRC·k) or op(A) in place; B one
   // pack_b_c panel (B(l, j) at b[2(l*NRC + j)], already scaled by alpha,
-  // columns >= n padding, never stored). beta complex (Netlib's complex product) or, with
-  // beta_real, a real scale of each part (HERK); 0 means C is not read.
+  // columns >= n padding, never stored). beta complex (Netlib's complex
+  // product) or, with beta_real, a real scale of each part (HERK); 0 means C
+  // is not read.
   void (*ukr_complex)(int64_t k, const T *a, int64_t a_ks, int64_t a_ps, const T *b, const T *beta,
                       bool beta_real, T *c, int64_t ldc, int64_t m, int64_t n, Triangle tri, int64_t d);
 
