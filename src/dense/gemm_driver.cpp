@@ -105,7 +105,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
     return TESSERA_STATUS_SUCCESS;
   }
 
-  Level3Plan<T> p{};
+  Level3Plan<T> p;
   p.K = &gemm_kernels<T>(h->arch);
   p.s = s;
   p.m = m;

@@ -55,17 +55,20 @@ inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int6
   return ThreadPool::instance().acquire_for(h->num_threads, flops, kMinFlopsPerThread, max_units, threads);
 }
 
+// Every member has an initializer, so a plan is built member by member
+// (value-initialising the whole struct was a `rep stos` worth ~5 % of a tiny
+// SYRK call).
 template <typename T>
 struct Level3Plan {
-  const GemmKernels<T> *K;
-  int s;  // 2 for complex (native complex kernels), 1 for real
-  int64_t m, n, k;
-  GemmOperand<T> A, B;
-  T alpha[2], beta[2];
-  T *C;
-  int64_t ldc;
-  int64_t mr_e, nr, kc_e, mc_e, nc;  // blocking in elements of the operation's type
-  bool direct;
+  const GemmKernels<T> *K = nullptr;
+  int s = 1;  // 2 for complex (native complex kernels), 1 for real
+  int64_t m = 0, n = 0, k = 0;
+  GemmOperand<T> A{}, B{};
+  T alpha[2] = {}, beta[2] = {};
+  T *C = nullptr;
+  int64_t ldc = 0;
+  int64_t mr_e = 0, nr = 0, kc_e = 0, mc_e = 0, nc = 0;  // blocking in elements of the operation's type
+  bool direct = false;
   // Blocked path, real types: operands read in place instead of packed (see
   // choose_in_place).
   bool a_in_place = false, b_in_place = false;
@@ -73,10 +76,10 @@ struct Level3Plan {
   // HERK: real alpha and beta scale each part (Netlib's REAL*COMPLEX, no
   // cross terms), and the diagonal's imaginary part is set to zero.
   bool herk = false;
-  int tm, tn;  // GEMM: grid of work units over C's tiles (claimed dynamically by threads)
-  int64_t m_tiles, n_tiles;
+  int tm = 1, tn = 1;  // GEMM: grid of work units over C's tiles (claimed dynamically by threads)
+  int64_t m_tiles = 0, n_tiles = 0;
   std::vector<int64_t> strips;  // SYRK: column boundaries of the work units
-  Workspace *ws;
+  Workspace *ws = nullptr;
   std::atomic<int> next_unit{0};
 };
 
@@ -104,16 +107,17 @@ void set_blocking(Level3Plan<T> &p, const tblasContext *h) {
   const int64_t kc = h->gemm_kc > 0 ? h->gemm_kc : p.K->kc;
   const int64_t mc = h->gemm_mc > 0 ? ceil_div(h->gemm_mc, p.K->mr) * p.K->mr : p.K->mc;
   const int64_t nc = h->gemm_nc > 0 ? ceil_div(h->gemm_nc, p.K->nr) * p.K->nr : p.K->nc;
-  p.mr_e = p.K->mr / s;
-  p.nr = std::max(1, p.K->nr / s);
+  const int shift = s - 1;  // s is 1 or 2: halving by shifts (divisions showed in tiny calls)
+  p.mr_e = p.K->mr >> shift;
+  p.nr = std::max(1, p.K->nr >> shift);
   p.kc_e = kc;
-  p.mc_e = std::max<int64_t>(p.mr_e, mc / s);
-  p.nc = std::max<int64_t>(p.nr, nc / s);
+  p.mc_e = std::max<int64_t>(p.mr_e, mc >> shift);
+  p.nc = std::max<int64_t>(p.nr, nc >> shift);
   // A k shorter than KC leaves the A block's L2 budget (MC × KC) mostly
   // unused: taller blocks keep its bytes and walk each column of C in one
   // long run (small k is C-bandwidth-bound: csyrk n=1000, k=1 streams 8 MB
   // of C for 4 Mflop). Whole micro-panels; the table's MC when k >= KC.
-  if (p.k < p.kc_e && h->gemm_mc <= 0)
+  if (!p.direct && p.k < p.kc_e && h->gemm_mc <= 0)
     p.mc_e = std::max(p.mc_e, p.mc_e * p.kc_e / std::max<int64_t>(p.k, 1) / p.mr_e * p.mr_e);
 }
 

@@ -140,7 +140,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
     return TESSERA_STATUS_SUCCESS;
   }
 
-  Level3Plan<T> p{};
+  Level3Plan<T> p;
   p.K = &gemm_kernels<T>(h->arch);
   if (Complex && narrow_tiles_pay(n)) p.K = &gemm_kernels_narrow<T>(h->arch);
   p.s = s;
