@@ -42,7 +42,7 @@ std::vector<T> rand_vec(size_t n, uint64_t seed) {
 }
 
 // Default shape: crosses the blocks with a transposed B. The k-dominated
-// NN shape (m, n small, k several KC) reads A and B in place.
+// NN shape (m, n small, k several KC) reads real A and B in place.
 template <class T, class F>
 Row gemm_row(const char *name, F f, tblasOperation_t tb = TBLAS_OP_T, int64_t m = 173, int64_t n = 211,
              int64_t k = 389) {
@@ -55,10 +55,11 @@ Row gemm_row(const char *name, F f, tblasOperation_t tb = TBLAS_OP_T, int64_t m 
           }};
 }
 
+// Default shape: several strips per thread; a small n (4..28) takes the
+// narrow complex tile.
 template <class T, class S, class F>
-Row syrk_row(const char *name, F f, tblasOperation_t trans) {
-  return {name, [f, trans](tblasHandle_t h, tsparseHandle_t) {
-            const int64_t n = 301, k = 157;
+Row syrk_row(const char *name, F f, tblasOperation_t trans, int64_t n = 301, int64_t k = 157) {
+  return {name, [f, trans, n, k](tblasHandle_t h, tsparseHandle_t) {
             auto A = rand_vec<T>(size_t(n * k), 4), C = rand_vec<T>(size_t(n * n), 5);
             const S alpha = S(1.25), beta = S(0.5);
             const int64_t lda = trans == TBLAS_OP_N ? n : k;
@@ -129,6 +130,7 @@ std::vector<Row> table() {
       syrk_row<float, float>("ssyrk", tt::syrk<float>, TBLAS_OP_N),
       syrk_row<double, double>("dsyrk", tt::syrk<double>, TBLAS_OP_T),
       syrk_row<cf, cf>("csyrk", tt::syrk<cf>, TBLAS_OP_N),
+      syrk_row<cf, cf>("csyrk narrow tile", tt::syrk<cf>, TBLAS_OP_N, 24, 3000),
       syrk_row<cd, cd>("zsyrk", tt::syrk<cd>, TBLAS_OP_T),
       syrk_row<cf, float>("cherk", tt::herk<cf>, TBLAS_OP_C),
       syrk_row<cd, double>("zherk", tt::herk<cd>, TBLAS_OP_N),
