@@ -48,8 +48,6 @@ inline int units_per_thread(double flops) { return flops < kFewUnitsFlops ? 4 : 
 // per 8-byte element. The work-split models weigh it against the multiply.
 constexpr double kPackCycles = 3.0;
 
-
-
 // Leases threads for a call of `flops` with at most `max_units` units of work.
 inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int64_t max_units, int *threads) {
   return ThreadPool::instance().acquire_for(h->num_threads, flops, kMinFlopsPerThread, max_units, threads);
@@ -149,6 +147,16 @@ void choose_in_place(Level3Plan<T> &p) {
   p.a_in_place = sizeof(T) == 4 && p.A.rs == 1 && p.A.cs * int64_t(sizeof(T)) <= 512;
 }
 
+// Whether the direct paths read rows of op(A) in place (`rows` of them in a
+// unit) rather than packing them: contiguous, unconjugated columns, or
+// (complex) a single row at any stride — the kernel reads no other row of
+// its tile, and padding one row to an MRC-row panel wrote a cache line per
+// k-step (csyrk n = 1: a quarter of the call).
+template <typename T>
+bool direct_reads_a_in_place(const Level3Plan<T> &p, int64_t rows) {
+  return !p.A.conj && (p.A.rs == 1 || (p.s == 2 && rows == 1));
+}
+
 // Workspace per thread for work units of at most `rows` × `cols` elements of
 // C: packed A block and B panel; for the direct paths, A rows that cannot be
 // read in place and, complex, Netlib's TEMP = alpha·op(B) over all of k.
@@ -159,9 +167,7 @@ bool reserve_workspace(const Level3Plan<T> &p, Workspace &ws, int threads, int64
   const auto b_panels = [&](int64_t c) { return size_t(ceil_div(c, p.nr) * p.nr); };
   size_t bytes_a = 0, bytes_b = 0;
   if (p.direct) {
-    // op(A) read in place: contiguous columns, or (complex) a single row.
-    const bool direct_a_in_place = !p.A.conj && (p.A.rs == 1 || (p.s == 2 && p.m == 1));
-    bytes_a = direct_a_in_place ? 0 : a_panels(rows) * size_t(p.k) * es;
+    bytes_a = direct_reads_a_in_place(p, std::min(rows, p.m)) ? 0 : a_panels(rows) * size_t(p.k) * es;
     bytes_b = p.s == 2 ? b_panels(cols) * size_t(p.k) * es : 0;
   } else {
     const size_t kc = size_t(std::min(p.kc_e, p.k));
@@ -291,10 +297,7 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   const int64_t k = p.k;
   T *Aw = static_cast<T *>(p.ws->a(slot));
   T *Bw = static_cast<T *>(p.ws->b(slot));
-  // A single row is read in place whatever its stride (the kernel reads no
-  // other row of the tile); padding it to an MRC-row panel wrote a cache line
-  // per k-step (csyrk n = 1: a quarter of the call).
-  const bool a_in_place = (p.A.rs == 1 || m1 - m0 == 1) && !p.A.conj;
+  const bool a_in_place = direct_reads_a_in_place(p, m1 - m0);
   if (!a_in_place) K.pack_a_c(m1 - m0, k, p.A.p + 2 * m0 * p.A.rs, p.A.rs, p.A.cs, p.A.conj, Aw);
   K.pack_b_c(k, n1 - n0, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw);
   // Row r (from m0) of op(A): in place, or in packed panel r / MRC.
@@ -321,7 +324,7 @@ void run_direct(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
     run_direct_complex(p, slot, m0, m1, n0, n1);
     return;
   }
-  const bool pack_a = p.A.rs != 1;
+  const bool pack_a = !direct_reads_a_in_place(p, m1 - m0);
   T *Ap = static_cast<T *>(p.ws->a(slot));
   if (pack_a) K.pack_a(m1 - m0, p.k, p.A.p + m0 * p.A.rs, p.A.rs, p.A.cs, Ap);
   // Row r (from m0) of op(A): packed micro-panel r / MR, or in place.
