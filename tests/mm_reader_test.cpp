@@ -2,6 +2,7 @@
 // comments, duplicates and explicit zeros kept; malformed files give a clear
 // "file:line: reason"; the four SuiteSparse matrices load and multiply.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -21,9 +22,13 @@ struct Loaded {
   std::vector<double> val;  // real or (re, im) pairs for complex
 };
 
+// The process id keeps the names apart when CTest runs these tests in
+// parallel processes (each counter starts at 0: two tests once read each
+// other's file under `ctest -j2`).
 std::string write_temp(const std::string &text) {
   static int counter = 0;
-  std::string path = ::testing::TempDir() + "tessera_mm_" + std::to_string(counter++) + ".mtx";
+  std::string path = ::testing::TempDir() + "tessera_mm_" + std::to_string(::getpid()) + "_" +
+                     std::to_string(counter++) + ".mtx";
   std::ofstream(path) << text;
   return path;
 }
