@@ -353,6 +353,11 @@ void invalid_arguments() {
             TESSERA_STATUS_NOT_INITIALIZED);
   tblasHandle_t dead;
   ASSERT_EQ(tblasCreate(&dead), TESSERA_STATUS_SUCCESS);
+  // Used once first: the liveness answer cached by that call must not
+  // outlive the handle.
+  std::vector<T> Cw = C0;
+  ASSERT_EQ(gemm(dead, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &one, A.data(), m, B.data(), k, &one, Cw.data(), m),
+            TESSERA_STATUS_SUCCESS);
   ASSERT_EQ(tblasDestroy(dead), TESSERA_STATUS_SUCCESS);
   EXPECT_EQ(gemm(dead, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &one, A.data(), m, B.data(), k, &one, C.data(), m),
             TESSERA_STATUS_NOT_INITIALIZED);

@@ -76,7 +76,7 @@ struct Level3Plan {
   bool herk = false;
   int tm = 1, tn = 1;  // GEMM: grid of work units over C's tiles (claimed dynamically by threads)
   int64_t m_tiles = 0, n_tiles = 0;
-  std::vector<int64_t> strips;  // SYRK: column boundaries of the work units
+  std::vector<int64_t> strips;  // SYRK: column boundaries of the work units (empty: one unit, all columns)
   Workspace *ws = nullptr;
   std::atomic<int> next_unit{0};
 };

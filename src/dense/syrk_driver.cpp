@@ -96,7 +96,6 @@ double strips_makespan(const Level3Plan<T> &p, bool lower, const std::vector<int
 // dominates when k is large against n. Fewer strips must win by 10 %.
 template <typename T>
 std::vector<int64_t> choose_strips(const Level3Plan<T> &p, bool lower, int threads, double flops) {
-  if (threads == 1) return equal_area_strips(lower, p.n, p.nr, 1);
   std::vector<int64_t> best_strips;
   double best = -1;
   for (int per = units_per_thread(flops); per >= 1; per /= 2) {
@@ -113,10 +112,11 @@ std::vector<int64_t> choose_strips(const Level3Plan<T> &p, bool lower, int threa
 template <typename T>
 void syrk_task(void *ctx, int slot, int /*nslots*/) {
   Level3Plan<T> &p = *static_cast<Level3Plan<T> *>(ctx);
-  const int units = int(p.strips.size()) - 1;
+  // No strips: one unit, all columns (one thread; no allocation for it).
+  const int units = p.strips.empty() ? 1 : int(p.strips.size()) - 1;
   for (int u = p.next_unit.fetch_add(1, std::memory_order_relaxed); u < units;
        u = p.next_unit.fetch_add(1, std::memory_order_relaxed)) {
-    const int64_t n0 = p.strips[u], n1 = p.strips[u + 1];
+    const int64_t n0 = p.strips.empty() ? 0 : p.strips[u], n1 = p.strips.empty() ? p.n : p.strips[u + 1];
     // Rows meeting the triangle in these columns, from a tile boundary.
     const int64_t m0 = p.tri == Triangle::lower ? n0 / p.mr_e * p.mr_e : 0;
     const int64_t m1 = p.tri == Triangle::lower ? p.n : n1;
@@ -169,9 +169,12 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   const double flops = double(n) * double(n + 1) * double(k) * s * s;
   int threads = 1;
   ThreadPool::Lease lease = lease_threads(h, flops, p.n_tiles, &threads);
-  p.strips = choose_strips(p, lower, threads, flops);
-  int64_t widest = 0;
-  for (size_t u = 0; u + 1 < p.strips.size(); ++u) widest = std::max(widest, p.strips[u + 1] - p.strips[u]);
+  int64_t widest = n;
+  if (threads > 1) {
+    p.strips = choose_strips(p, lower, threads, flops);
+    widest = 0;
+    for (size_t u = 0; u + 1 < p.strips.size(); ++u) widest = std::max(widest, p.strips[u + 1] - p.strips[u]);
+  }
 
   p.ws = &h->workspace;
   // A unit's rows start at a tile boundary at most one tile above its strip.
