@@ -146,12 +146,11 @@ struct Gather<int32_t, int32_t> {
     const V g = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), y, i, m, 4);
     return _mm256_mullo_epi32(_mm256_maskload_epi32(v, m), g);
   }
-  static uint32_t sum(V v) {
-    alignas(32) uint32_t l[8];
-    _mm256_store_si256(reinterpret_cast<__m256i *>(l), v);
-    uint32_t s = 0;
-    for (uint32_t e : l) s += e;
-    return s;
+  static uint32_t sum(V v) {  // wrapping adds are associative: any order is exact
+    __m128i h = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    h = _mm_add_epi32(h, _mm_unpackhi_epi64(h, h));
+    h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 0x55));
+    return uint32_t(_mm_cvtsi128_si32(h));
   }
 };
 template <>
@@ -173,10 +172,10 @@ struct Gather<int32_t, int64_t> {
     const V g = _mm256_mask_i64gather_epi32(_mm_setzero_si128(), y, i, m, 4);
     return _mm_mullo_epi32(_mm_maskload_epi32(v, m), g);
   }
-  static uint32_t sum(V v) {
-    alignas(16) uint32_t l[4];
-    _mm_store_si128(reinterpret_cast<__m128i *>(l), v);
-    return l[0] + l[1] + l[2] + l[3];
+  static uint32_t sum(V h) {
+    h = _mm_add_epi32(h, _mm_unpackhi_epi64(h, h));
+    h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 0x55));
+    return uint32_t(_mm_cvtsi128_si32(h));
   }
 };
 
@@ -196,8 +195,16 @@ AccOf<T> gather_dot(const T *v, const I *c, const T *y, int64_t base, int64_t le
     a3 = G::madd(a3, G::load(v + j + 3 * W), G::gather(y, c + j + 3 * W, base));
   }
   for (; j + W <= len; j += W) a0 = G::madd(a0, G::load(v + j), G::gather(y, c + j, base));
-  if (j < len) a1 = G::add(a1, G::tail_product(v + j, c + j, y, base, int(len - j)));
-  return G::sum(G::add(G::add(a0, a1), G::add(a2, a3)));
+  if constexpr (std::is_same_v<T, int32_t>) {
+    // Wrapping integer sums are exact in any order: the < W tail as scalars
+    // (a masked gather costs more than the few products it saves).
+    uint32_t s = G::sum(G::add(G::add(a0, a1), G::add(a2, a3)));
+    for (; j < len; ++j) s += uint32_t(v[j]) * uint32_t(y[int64_t(c[j]) - base]);
+    return s;
+  } else {
+    if (j < len) a1 = G::add(a1, G::tail_product(v + j, c + j, y, base, int(len - j)));
+    return G::sum(G::add(G::add(a0, a1), G::add(a2, a3)));
+  }
 }
 
 template <class I>
@@ -232,7 +239,7 @@ struct RowDot<T, I, std::enable_if_t<!std::is_same_v<T, uint16_t>>> {
     if (len >= kGatherRow) return gather_dot(v, c, x, base, len);
     AccOf<T> s0 = 0, s1 = 0;
     int64_t j = 0;
-    if (1) for (; j + 2 <= len; j += 2) {
+    for (; j + 2 <= len; j += 2) {
       s0 = Num<T>::madd(s0, Num<T>::load(v + j), Num<T>::load(x + (int64_t(c[j]) - base)));
       s1 = Num<T>::madd(s1, Num<T>::load(v + j + 1), Num<T>::load(x + (int64_t(c[j + 1]) - base)));
     }
