@@ -189,6 +189,30 @@ TEST(SpMV, UsesSeveralThreadsOnALargeMatrix) {
   EXPECT_EQ(used, 2);
 }
 
+// Big enough that op N takes its streaming variant (matrix > 16 MiB with
+// short rows: values and indices prefetched ahead, see kStreamAhead): the
+// same results, bitwise, for 1/2/3 threads and both index bases, beta 0
+// (y not read) and 2.
+TEST(SpMV, StreamingPathOnAMatrixBeyondTheCaches) {
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<int> len(0, 3);
+  const int64_t rows = 1200000;  // ~1.8M entries: ~22 MB of values and indices
+  auto a = tt::random_csr<double>(rows, 50000, [&](int64_t) { return len(rng); }, rng);
+  SparseHandle h;
+  for (int64_t base : {0, 1}) {
+    const SpmvCase c{TSPARSE_INDEX_32I, TSPARSE_INDEX_32I, base, kN, false};
+    std::vector<double> first;
+    for (int threads : {1, 2, 3}) {
+      tsparseSetNumThreads(h, threads);
+      const std::string what = "base=" + std::to_string(base) + " threads=" + std::to_string(threads);
+      std::vector<double> y = check_spmv<double>(h, a, c, 1.5, 0.0, 21, what);
+      if (threads == 1) first = y;
+      else EXPECT_TRUE(same_bits(first, y)) << what << " differs from 1 thread";
+    }
+    check_spmv<double>(h, a, c, 1.5, 2.0, 22, "beta=2 base=" + std::to_string(base));
+  }
+}
+
 TEST(SpMV, DuplicatesAddAndUnsortedColumns) {
   // Row 0: columns 3, 1, 3 (duplicate) → 2*x3 + 5*x1 + 4*x3.
   Csr<double> a;
