@@ -118,7 +118,7 @@ void syrk_task(void *ctx, int slot, int /*nslots*/) {
        u = p.next_unit.fetch_add(1, std::memory_order_relaxed)) {
     const int64_t n0 = p.strips.empty() ? 0 : p.strips[u], n1 = p.strips.empty() ? p.n : p.strips[u + 1];
     // Rows meeting the triangle in these columns, from a tile boundary.
-    const int64_t m0 = p.tri == Triangle::lower ? n0 / p.mr_e * p.mr_e : 0;
+    const int64_t m0 = p.tri == Triangle::lower ? tile_index(n0, p.mr_e) * p.mr_e : 0;
     const int64_t m1 = p.tri == Triangle::lower ? p.n : n1;
     if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
     else run_packed(p, slot, m0, m1, n0, n1);
