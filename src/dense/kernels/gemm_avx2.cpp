@@ -19,7 +19,7 @@ inline void store_half_ps(float *p, __m128 h, int lo, int hi) {
   if (lo >= hi) return;
   if (lo == 0 && hi == 4) return _mm_storeu_ps(p, h);
   if (lo & 1) {  // a single odd lane first
-    _mm_store_ss(p + lo, _mm_shuffle_ps(h, h, lo == 1 ? 0x55 : 0xff));
+    _mm_store_ss(p + lo, lo == 1 ? _mm_shuffle_ps(h, h, 0x55) : _mm_shuffle_ps(h, h, 0xff));
     ++lo;
   }
   if (lo + 2 <= hi) {  // an aligned pair: lanes 0-1 or 2-3
