@@ -248,6 +248,29 @@ struct RowDot<T, I, std::enable_if_t<!std::is_same_v<T, uint16_t>>> {
   }
 };
 
+// Short rows (fp32/fp64) without a branch on the length: all kShortRow
+// entries are read, those past len turned into terms that leave the sum
+// unchanged — v = -0 and x = +0, so fma(-0, +0, s) = -0 + s = s for every s,
+// signed zeros and NaN included — and x is read at column 0 for them. The
+// FMA sequence is RowDot's (s0: entries 0, 2; s1: 1, 3), so results are
+// identical. Rows of 2–3 entries whose length varies row to row (arrow)
+// mispredicted the loop exits of RowDot about every other row.
+template <class T, class I>
+struct ShortDot<T, I, std::enable_if_t<std::is_floating_point_v<T>>> {
+  static constexpr bool kSpecialised = true;
+  static T run(const T *v, const I *c, const T *x, int64_t base, int64_t len) {
+    T s[2] = {T(0), T(0)};
+#pragma GCC unroll 4
+    for (int j = 0; j < int(kShortRow); ++j) {
+      const bool in = j < len;
+      const T vj = in ? v[j] : T(-0.0);
+      const T xj = x[in ? int64_t(c[j]) - base : 0];
+      s[j & 1] = std::fma(vj, in ? xj : T(0), s[j & 1]);
+    }
+    return s[0] + s[1];
+  }
+};
+
 // fp16: 8 halves of x converted at once (F16C); y's halves gathered as
 // scalars (no 16-bit gather), converted likewise; fp32 FMA accumulation.
 template <class I>
