@@ -141,6 +141,13 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
     return TESSERA_STATUS_SUCCESS;
   }
 
+  if (Complex && n == 1) {  // one element: no plan, panels or threads
+    const bool b_conj = herk ? !opA.conj : opA.conj;
+    gemm_kernels<T>(h->arch).syrk_one_c(k, opA.p, opA.cs, opA.conj, b_conj, alpha, herk, beta, herk, C);
+    if (herk) C[1] = T(0);
+    return TESSERA_STATUS_SUCCESS;
+  }
+
   Level3Plan<T> p;
   p.K = &gemm_kernels<T>(h->arch);
   if (Complex && narrow_tiles_pay(n)) p.K = &gemm_kernels_narrow<T>(h->arch);

@@ -74,6 +74,11 @@ struct GemmKernels {
   // both parts.
   void (*pack_b_c)(int64_t kc, int64_t nc, const T *b, int64_t rs, int64_t cs, bool conj, const T *alpha,
                    bool alpha_real, T *bp);
+  // C(0, 0) of a complex SYRK/HERK with n = 1 (op(A)(0, l) at a[2·l·inc];
+  // a_conj / b_conj as pack_a_c's / pack_b_c's conj): the element pack_b_c
+  // and ukr_complex would give, computed without the panels.
+  void (*syrk_one_c)(int64_t k, const T *a, int64_t inc, bool a_conj, bool b_conj, const T *alpha, bool alpha_real,
+                     const T *beta, bool beta_real, T *c);
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.
