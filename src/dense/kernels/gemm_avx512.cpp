@@ -14,6 +14,7 @@ struct VF64 {
   using T = double;
   using vec = __m512d;
   static constexpr int W = 8;
+  static constexpr bool kSmallK = true;  // k <= 4 interior loops (gemm_template.inc)
   static vec zero() { return _mm512_setzero_pd(); }
   static vec loadu(const T *p) { return _mm512_loadu_pd(p); }
   static __mmask8 mask(int r) { return r <= 0 ? __mmask8(0) : __mmask8((1u << r) - 1u); }
@@ -35,6 +36,7 @@ struct VF32 {
   using T = float;
   using vec = __m512;
   static constexpr int W = 16;
+  static constexpr bool kSmallK = true;  // k <= 4 interior loops (gemm_template.inc)
   static vec zero() { return _mm512_setzero_ps(); }
   static vec loadu(const T *p) { return _mm512_loadu_ps(p); }
   static __mmask16 mask(int r) { return r <= 0 ? __mmask16(0) : __mmask16((1u << r) - 1u); }

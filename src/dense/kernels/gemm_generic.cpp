@@ -16,6 +16,10 @@ struct VGeneric {
     T v[N];
   };
   static constexpr int W = N;
+  // The portable path keeps to the general tile for small k: the small-k
+  // loops would double this file's compile time for a path that exists for
+  // portability, not speed.
+  static constexpr bool kSmallK = false;
   static vec zero() {
     vec r;
     for (int i = 0; i < N; ++i) r.v[i] = T(0);
