@@ -143,10 +143,10 @@ void sweep(bool herk, uint64_t seed) {
 
 // k = 1..4 runs a dedicated interior-tile loop in the AVX kernels (complex:
 // for beta 0 and 1; k = 5 and the other betas the general tile): every beta
-// mode, both triangles, sizes whose columns of
-// tiles hold diagonal, interior and partial tiles, 1 and 2 threads; real
-// n = 1030 takes the packed path (the smaller ones the direct one; there
-// only k = 1 and 4, 2 threads and one beta, to keep the test short).
+// mode, both triangles, sizes whose columns of tiles hold diagonal, interior
+// and partial tiles, 1 and 2 threads; real n = 1030 takes the packed path
+// (the smaller ones the direct one; there only k = 1 and 4, 2 threads and
+// one beta, to keep the test short).
 template <typename T>
 void small_k(bool herk, uint64_t seed) {
   std::mt19937_64 rng(seed);
