@@ -28,6 +28,7 @@ struct SpmvCase {
   int64_t base = 0;
   tsparseOperation_t op = kN;
   bool preprocess = false;
+  tsparseSpMVAlg_t alg = TSPARSE_SPMV_ALG_DEFAULT;
 };
 
 // Runs one SpMV through the public API (descriptors, bufferSize, optional
@@ -47,12 +48,11 @@ tesseraStatus_t run_spmv(tsparseHandle_t h, const Csr<T> &a, const SpmvCase &c, 
   EXPECT_EQ(tsparseCreateDnVec(&X, int64_t(x.size()), x.data(), dt), TESSERA_STATUS_SUCCESS);
   EXPECT_EQ(tsparseCreateDnVec(&Y, int64_t(y.size()), y.data(), dt), TESSERA_STATUS_SUCCESS);
   size_t bytes = 0;
-  st = tsparseSpMV_bufferSize(h, c.op, &alpha, A, X, &beta, Y, dt, TSPARSE_SPMV_ALG_DEFAULT, &bytes);
+  st = tsparseSpMV_bufferSize(h, c.op, &alpha, A, X, &beta, Y, dt, c.alg, &bytes);
   std::vector<char> buf(bytes);
   if (st == TESSERA_STATUS_SUCCESS && c.preprocess)
-    st = tsparseSpMV_preprocess(h, c.op, &alpha, A, X, &beta, Y, dt, TSPARSE_SPMV_ALG_DEFAULT, buf.data());
-  if (st == TESSERA_STATUS_SUCCESS)
-    st = tsparseSpMV(h, c.op, &alpha, A, X, &beta, Y, dt, TSPARSE_SPMV_ALG_DEFAULT, buf.data());
+    st = tsparseSpMV_preprocess(h, c.op, &alpha, A, X, &beta, Y, dt, c.alg, buf.data());
+  if (st == TESSERA_STATUS_SUCCESS) st = tsparseSpMV(h, c.op, &alpha, A, X, &beta, Y, dt, c.alg, buf.data());
   tsparseDestroyDnVec(Y);
   tsparseDestroyDnVec(X);
   tsparseDestroySpMat(A);
@@ -99,7 +99,8 @@ std::vector<T> check_spmv(tsparseHandle_t h, const Csr<T> &a, const SpmvCase &c,
 }
 
 template <class T>
-void sweep_types(const Csr<T> &a, const std::string &name, bool all_variants) {
+void sweep_types(const Csr<T> &a, const std::string &name, bool all_variants,
+                 tsparseSpMVAlg_t alg = TSPARSE_SPMV_ALG_DEFAULT) {
   SparseHandle h;
   std::vector<SpmvCase> cases;
   for (auto op : {kN, kT})
@@ -107,7 +108,7 @@ void sweep_types(const Csr<T> &a, const std::string &name, bool all_variants) {
       for (auto ct : {TSPARSE_INDEX_32I, TSPARSE_INDEX_64I})
         for (int64_t base : {0, 1}) {
           if (!all_variants && (ot != ct || base != (ot == TSPARSE_INDEX_64I))) continue;
-          cases.push_back({ot, ct, base, op, base == 1});
+          cases.push_back({ot, ct, base, op, base == 1, alg});
         }
   const T alphas[] = {T(1), T(-3), T(2)};
   const T betas[] = {T(0), T(1), T(3)};
@@ -148,6 +149,78 @@ void sweep_shapes(bool all_variants) {
   sweep_types(tt::random_csr<T>(0, 10, [&](int64_t) { return 0; }, rng), "0 rows", all_variants);
   sweep_types(tt::random_csr<T>(10, 0, [&](int64_t) { return 0; }, rng), "0 cols", all_variants);
   sweep_types(tt::random_csr<T>(17, 13, [&](int64_t) { return 0; }, rng), "nnz 0", all_variants);
+}
+
+// TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS with blocks of 64 columns (the
+// environment override; x of these matrices fits one real block): many
+// blocks, rows split into several segments, unsorted columns and duplicates
+// inside segments, more than one chunk of 16384 non-empty rows (the thread
+// split's unit), a row across thousands of blocks, empty rows between
+// chunks; every index width and base, with and without preprocess, 1/2/3
+// threads bitwise identical. op T runs the default algorithm.
+struct BlockColsEnv {
+  BlockColsEnv() { setenv("TESSERA_SPMV_BLOCK_COLS", "64", 1); }
+  ~BlockColsEnv() { unsetenv("TESSERA_SPMV_BLOCK_COLS"); }
+};
+template <class T>
+void sweep_column_blocks() {
+  BlockColsEnv env;
+  const auto alg = TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS;
+  std::mt19937_64 rng(13);
+  std::uniform_int_distribution<int> len(0, 12);
+  sweep_types(tt::random_csr<T>(1000, 700, [&](int64_t) { return len(rng); }, rng), "blocks random 1000x700", true,
+              alg);
+  sweep_types(tt::random_csr<T>(60000, 3000, [&](int64_t i) { return (i / 7000) % 2 ? len(rng) : 0; }, rng),
+              "blocks 3 chunks, empty stretches", false, alg);
+  sweep_types(tt::random_csr<T>(2000, 3000, [&](int64_t i) { return i == 777 ? 300000 : len(rng); }, rng),
+              "blocks long row", false, alg);
+  sweep_types(tt::random_csr<T>(2, 90000, [&](int64_t i) { return i == 0 ? 120000 : 60000; }, rng),
+              "blocks two huge rows", false, alg);
+  sweep_types(tt::random_csr<T>(17, 13, [&](int64_t) { return 0; }, rng), "blocks nnz 0", false, alg);
+}
+TEST(SpMV, ColumnBlocksDouble) { sweep_column_blocks<double>(); }
+TEST(SpMV, ColumnBlocksFloat) { sweep_column_blocks<float>(); }
+TEST(SpMV, ColumnBlocksInt32Exact) { sweep_column_blocks<int32_t>(); }
+
+// The column-blocked copy holds the values it was made from: SpMV with that
+// algorithm keeps using them until preprocess (or tsparseCsrSetPointers)
+// makes a new copy; the default algorithm reads the current values.
+TEST(SpMV, ColumnBlocksKeepTheirValuesUntilPreprocess) {
+  BlockColsEnv env;
+  SparseHandle h;
+  std::vector<double> v = {1, 2, 3, 4}, x = {1, 10, 100, 1000, 10000, 100000}, y(2);
+  std::vector<int32_t> off = {0, 2, 4}, col = {0, 5, 2, 3};
+  tsparseSpMatDescr_t A;
+  tsparseDnVecDescr_t X, Y;
+  tsparseCreateCsr(&A, 2, 6, 4, off.data(), col.data(), v.data(), TSPARSE_INDEX_32I, TSPARSE_INDEX_32I,
+                   TSPARSE_INDEX_BASE_ZERO, TESSERA_R_64F);
+  tsparseCreateDnVec(&X, 6, x.data(), TESSERA_R_64F);
+  tsparseCreateDnVec(&Y, 2, y.data(), TESSERA_R_64F);
+  const double one = 1, zero = 0;
+  setenv("TESSERA_SPMV_BLOCK_COLS", "2", 1);  // 3 blocks
+  const auto blk = TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS;
+  size_t bytes = 0;
+  ASSERT_EQ(tsparseSpMV_bufferSize(h, kN, &one, A, X, &zero, Y, TESSERA_R_64F, blk, &bytes), TESSERA_STATUS_SUCCESS);
+  std::vector<char> buf(bytes);
+  auto run = [&](tsparseSpMVAlg_t alg) {
+    EXPECT_EQ(tsparseSpMV(h, kN, &one, A, X, &zero, Y, TESSERA_R_64F, alg, buf.data()), TESSERA_STATUS_SUCCESS);
+    return y;
+  };
+  EXPECT_EQ(run(blk), (std::vector<double>{200001, 4300}));  // first use makes the copy
+  v[0] = 5;
+  EXPECT_EQ(run(blk), (std::vector<double>{200001, 4300}));  // the copy's values
+  EXPECT_EQ(run(TSPARSE_SPMV_ALG_DEFAULT), (std::vector<double>{200005, 4300}));
+  ASSERT_EQ(tsparseSpMV_preprocess(h, kN, &one, A, X, &zero, Y, TESSERA_R_64F, blk, buf.data()),
+            TESSERA_STATUS_SUCCESS);
+  EXPECT_EQ(run(blk), (std::vector<double>{200005, 4300}));
+  v[3] = 6;
+  EXPECT_EQ(tsparseCsrSetPointers(A, off.data(), col.data(), v.data()), TESSERA_STATUS_SUCCESS);
+  EXPECT_EQ(run(blk), (std::vector<double>{200005, 6300}));
+  // Too small a buffer for the accumulators is refused before anything runs.
+  EXPECT_EQ(tsparseSpMV(h, kN, &one, A, X, &zero, Y, TESSERA_R_64F, blk, nullptr), TESSERA_STATUS_INVALID_VALUE);
+  tsparseDestroyDnVec(X);
+  tsparseDestroyDnVec(Y);
+  tsparseDestroySpMat(A);
 }
 
 TEST(SpMV, DoubleAllIndexWidthsBasesOps) { sweep_shapes<double>(true); }
@@ -353,7 +426,8 @@ TEST(SpMV, InvalidArgumentsAndTypes) {
             TESSERA_STATUS_NOT_INITIALIZED);  // a handle of the other kind
   tblasDestroy(dense);
   EXPECT_EQ(call(h, 3, &one, A, X, &zero, Y, D, 0, buf.data()), TESSERA_STATUS_INVALID_VALUE);
-  EXPECT_EQ(call(h, 0, &one, A, X, &zero, Y, D, 1, buf.data()), TESSERA_STATUS_INVALID_VALUE);
+  EXPECT_EQ(call(h, 0, &one, A, X, &zero, Y, D, 2, buf.data()), TESSERA_STATUS_INVALID_VALUE);  // no such alg
+  EXPECT_EQ(call(h, 0, &one, A, X, &zero, Y, D, -1, buf.data()), TESSERA_STATUS_INVALID_VALUE);
   EXPECT_EQ(call(h, 0, nullptr, A, X, &zero, Y, D, 0, buf.data()), TESSERA_STATUS_INVALID_VALUE);
   EXPECT_EQ(call(h, 0, &one, A, X, nullptr, Y, D, 0, buf.data()), TESSERA_STATUS_INVALID_VALUE);
   EXPECT_EQ(call(h, 0, &one, nullptr, X, &zero, Y, D, 0, buf.data()), TESSERA_STATUS_INVALID_VALUE);

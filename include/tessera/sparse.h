@@ -26,7 +26,20 @@ typedef enum TESSERA_ENUM_INT {
   TSPARSE_OPERATION_TRANSPOSE = 1,
   TSPARSE_OPERATION_CONJUGATE_TRANSPOSE = 2
 } tsparseOperation_t;
-typedef enum TESSERA_ENUM_INT { TSPARSE_SPMV_ALG_DEFAULT = 0 } tsparseSpMVAlg_t;
+/* TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS (op N; other ops run the default): for
+ * matrices whose x is larger than the caches and read at random (power-law
+ * graphs). preprocess copies A — pattern AND values — into column blocks whose
+ * slice of x stays in cache, and every later SpMV with this algorithm
+ * multiplies that copy (as MKL's mkl_sparse_optimize does): after changing A's
+ * values, call preprocess again (SpMV makes the copy on first use if
+ * preprocess was not called). Each row sums its blocks in block order, so the
+ * result differs in rounding from the default algorithm but is bitwise
+ * identical for any thread count; int32 results are exact either way. When x
+ * fits in one block, this is the default algorithm. */
+typedef enum TESSERA_ENUM_INT {
+  TSPARSE_SPMV_ALG_DEFAULT = 0,
+  TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS = 1
+} tsparseSpMVAlg_t;
 
 /* ---- handle ---------------------------------------------------------------
  * Thread count defaults to the cores available to the process

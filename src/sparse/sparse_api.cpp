@@ -262,6 +262,7 @@ tesseraStatus_t tsparseCsrSetPointers(tsparseSpMatDescr_t A, void *rowOffsets, v
   A->col_ind = colInd;
   A->values = values;
   delete A->analysis.exchange(nullptr);
+  delete A->blocks.exchange(nullptr);
   return TESSERA_STATUS_SUCCESS;
 }
 

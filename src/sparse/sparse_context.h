@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/cpu.h"
@@ -48,6 +49,32 @@ struct CsrAnalysis {
   int64_t t_part_elems = 0;
 };
 
+// TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS: a copy of A (pattern and values) split
+// into column blocks of 2^shift columns (see CsrBlockArgs for one block's
+// layout). Segments name their row by its rank among the non-empty rows
+// (rank_row: rank → row; bit i of `nonempty`: row i has entries), so that
+// the accumulators are dense: power-law matrices have most rows empty
+// (R-MAT scale 21: 58 %). Ranks are cut into chunks of kChunkRanks; within
+// a block and chunk the segments are ordered by length, so that the loop
+// over a segment's entries exits where the branch predictor expects (row
+// order mispredicted about once per segment). Block b's segments of chunk c
+// start at seg_begin[b * (chunks + 1) + c] (the entry for c = chunks ends the
+// block); its entry offsets at seg_off[seg + b] (one end entry per block);
+// its entries at ent_begin[b] of col and val. chunk_work: prefix sums of
+// entries + segments per chunk (the thread split). blocks <= 1: not blocked
+// (x fits one block, or a dimension beyond what the 32-bit copy holds) — the
+// default algorithm runs.
+struct CsrBlocks {
+  int64_t blocks = 0, chunks = 0;
+  int shift = 0;
+  std::vector<int64_t> seg_begin, ent_begin, chunk_work;
+  std::vector<int32_t> rank_row;
+  std::vector<uint64_t> nonempty;
+  std::unique_ptr<unsigned char[]> store;  // seg_row, seg_off, col and val live here
+  int32_t *seg_row = nullptr, *seg_off = nullptr, *col = nullptr;
+  unsigned char *val = nullptr;
+};
+
 }  // namespace tessera::sparse
 
 struct tsparseSpMatDescr {
@@ -59,7 +86,14 @@ struct tsparseSpMatDescr {
   // Installed by the first SpMV/preprocess (compare-and-swap, so concurrent
   // first calls on one descriptor are safe); dropped by tsparseCsrSetPointers.
   std::atomic<tessera::sparse::CsrAnalysis *> analysis{nullptr};
-  ~tsparseSpMatDescr() { delete analysis.load(); }
+  // The column-blocked copy: made by preprocess (again on every preprocess,
+  // which is how new values reach it) or the first SpMV that asks for it;
+  // dropped by tsparseCsrSetPointers.
+  std::atomic<tessera::sparse::CsrBlocks *> blocks{nullptr};
+  ~tsparseSpMatDescr() {
+    delete analysis.load();
+    delete blocks.load();
+  }
 };
 
 namespace tessera::sparse {

@@ -73,6 +73,28 @@ using CsrFixupFn = void (*)(const CsrArgs &a);
 // op T: y[c0:c1) = alpha * (sum over pieces in order of partial[c]) + beta * y.
 using CsrReduceFn = void (*)(const CsrArgs &a, int64_t c0, int64_t c1);
 
+// CSR SpMV over column blocks (TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS). A block
+// holds the entries of columns [c0, c0 + width) as segments — the part of one
+// row that falls in the block — in a CSR of its own: segment s belongs to row
+// seg_row[s] and has entries [seg_off[s], seg_off[s+1]) of col (relative to
+// c0) and val. A block call adds each segment's sum of segments [s0, s1) to
+// acc[seg_row[s]] (the row's partial over earlier blocks; rows are named by
+// their rank among the non-empty rows); the sum within a segment is RowDot's.
+// finish: y[i] = alpha*s + beta*y[i] over rows [r0, r1) — s = acc[k] for the
+// k-th non-empty row (bit i of `nonempty`; r0's rank is k0), 0 for an empty
+// row. acc is readable one entry past the last rank.
+struct CsrBlockArgs {
+  const int32_t *seg_row = nullptr, *seg_off = nullptr, *col = nullptr;
+  const void *val = nullptr;
+  int64_t nnz = 0;           // entries in the block (all readable)
+  const void *x = nullptr;   // x + c0
+  void *acc = nullptr;       // one accumulator (AccOf) per row of A
+  int64_t s0 = 0, s1 = 0;
+};
+using CsrBlockFn = void (*)(const CsrBlockArgs &a);
+using CsrBlockFinishFn = void (*)(const void *acc, const uint64_t *nonempty, int64_t k0, void *y, const void *alpha,
+                                  const void *beta, bool beta_zero, int64_t r0, int64_t r1);
+
 struct SparseKernels {
   const char *name;
   SpvvChunkFn spvv[4][2];  // [VType][index width]
@@ -82,6 +104,8 @@ struct SparseKernels {
   CsrFixupFn spmv_n_fixup[3];
   CsrPieceFn spmv_t[3][2][2];
   CsrReduceFn spmv_t_reduce[3];
+  CsrBlockFn spmv_block[3];  // [VType]
+  CsrBlockFinishFn spmv_block_finish[3];
 };
 
 const SparseKernels &sparse_kernels(Arch arch);
