@@ -286,10 +286,11 @@ TEST(SpMV, StreamingPathOnAMatrixBeyondTheCaches) {
   }
 }
 
-// Short rows (0..5 entries, lengths varying row to row) on every path: the
-// AVX2 kernels read all 4 slots of a short row and neutralise the ones past
-// its end, so x holds Inf and NaN in columns no row references (column 0 is
-// where the unused slots read) and the next rows' entries are never added.
+// Short rows (0..5 entries, lengths varying row to row) on every path and
+// type: the AVX2 fp kernels read all 4 slots of a short row and neutralise
+// the ones past its end, so x holds Inf and NaN (int32: the extremes) in
+// columns no row references (column 0 is where the unused slots read) and
+// the next rows' entries are never added.
 template <class T>
 void short_rows_case() {
   Csr<T> a;
@@ -298,18 +299,29 @@ void short_rows_case() {
   std::mt19937_64 rng(9);
   std::uniform_int_distribution<int64_t> colpick(2, a.cols - 1);
   std::uniform_real_distribution<double> val(-1, 1);
+  // int32: values in [-50, 50] without 0, and columns 0 and 1 hold the
+  // extremes (a stray product with them shows in any exact sum).
+  auto entry = [&] {
+    if constexpr (std::is_same_v<T, int32_t>) return T(int(rng() % 50) + 1) * (rng() % 2 ? 1 : -1);
+    else return T(val(rng));
+  };
   for (int64_t i = 0; i < a.rows; ++i) {
     const int64_t len = (i * 7 + i / 5) % 6;
     for (int64_t j = 0; j < len; ++j) {
       a.col.push_back(colpick(rng));
-      a.val.push_back(T(val(rng)));
+      a.val.push_back(entry());
     }
     a.off.push_back(a.nnz());
   }
   std::vector<T> x(size_t(a.cols));
-  for (auto &e : x) e = T(val(rng));
-  x[0] = std::numeric_limits<T>::infinity();
-  x[1] = std::numeric_limits<T>::quiet_NaN();
+  for (auto &e : x) e = std::is_same_v<T, int32_t> ? T(int(rng() % 2001) - 1000) : T(val(rng));
+  if constexpr (std::is_same_v<T, int32_t>) {
+    x[0] = std::numeric_limits<int32_t>::max();
+    x[1] = std::numeric_limits<int32_t>::min();
+  } else {
+    x[0] = std::numeric_limits<T>::infinity();
+    x[1] = std::numeric_limits<T>::quiet_NaN();
+  }
   const std::vector<T> y0(size_t(a.rows), T(7));
   const std::vector<T> ref = tt::ref_spmv(a, false, T(2), x, T(0), y0).y;
   for (tesseraArch_t arch : {TESSERA_ARCH_GENERIC, TESSERA_ARCH_AVX2, TESSERA_ARCH_AVX512}) {
@@ -327,6 +339,7 @@ void short_rows_case() {
 TEST(SpMV, ShortRowsNeverTouchOtherEntries) {
   short_rows_case<double>();
   short_rows_case<float>();
+  short_rows_case<int32_t>();
 }
 
 TEST(SpMV, DuplicatesAddAndUnsortedColumns) {
