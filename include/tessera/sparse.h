@@ -82,7 +82,8 @@ TESSERA_API tesseraStatus_t tsparseDnVecGet(tsparseConstDnVecDescr_t y, int64_t 
  * sorted; duplicates add. The sparsity pattern is checked on the first SpMV
  * (or preprocess) and the result kept with the descriptor: do not change
  * rowOffsets/colInd afterwards without tsparseCsrSetPointers (values may
- * change freely). */
+ * change freely; TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS multiplies its own copy
+ * of them until the next preprocess). */
 TESSERA_API tesseraStatus_t tsparseCreateCsr(tsparseSpMatDescr_t *A, int64_t rows, int64_t cols, int64_t nnz,
                                              void *rowOffsets, void *colInd, void *values,
                                              tsparseIndexType_t rowOffsetsType, tsparseIndexType_t colIndType,
