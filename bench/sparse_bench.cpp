@@ -210,8 +210,9 @@ int usage_spmv() {
       "  y = A*x (alpha 1, beta 0) with Tessera, Eigen (RowMajor, OpenMP) and librsb; effective GB/s under\n"
       "  the byte model values + int32 indices + row offsets + x + y (each once), against the STREAM read\n"
       "  bandwidth measured in the same run. \"blk\": Tessera's TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS (A copied\n"
-      "  into column blocks by preprocess), beside the default algorithm. Default matrices: lap2d (2048^2 grid), st27 (100^3), rmat\n"
-      "  (scale 21, 19M edges + 5 dense rows) and tests/data/matrices/*.mtx; --quick uses smaller grids.\n");
+      "  into column blocks by preprocess), beside the default algorithm. Default matrices: lap2d (2048^2\n"
+      "  grid), st27 (100^3), rmat (scale 21, 19M edges + 5 dense rows) and tests/data/matrices/*.mtx;\n"
+      "  --quick uses smaller grids.\n");
   return 0;
 }
 

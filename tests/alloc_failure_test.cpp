@@ -163,14 +163,13 @@ TEST(AllocFailure, SparseRoutinesReportAndRecover) {
   EXPECT_GE(f, 1);
   // The column-blocked copy (blocks of 64 columns: 32 blocks) is one more
   // allocation site; its results differ from the default's only in rounding.
-  setenv("TESSERA_SPMV_BLOCK_COLS", "64", 1);
+  tt::BlockColsEnv env("64");
   alg = TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS;
   fresh();
   ASSERT_EQ(run(), TESSERA_STATUS_SUCCESS);
   want = y;
   f = sweep(fresh, call, [&] { return y == y0; }, [&] { return y == want; }, "SpMV column blocks");
   EXPECT_GE(f, 2);
-  unsetenv("TESSERA_SPMV_BLOCK_COLS");
   tsparseDestroySpMat(A);
   tsparseDestroyDnVec(X);
   tsparseDestroyDnVec(Y);

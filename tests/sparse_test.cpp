@@ -158,13 +158,9 @@ void sweep_shapes(bool all_variants) {
 // split's unit), a row across thousands of blocks, empty rows between
 // chunks; every index width and base, with and without preprocess, 1/2/3
 // threads bitwise identical. op T runs the default algorithm.
-struct BlockColsEnv {
-  BlockColsEnv() { setenv("TESSERA_SPMV_BLOCK_COLS", "64", 1); }
-  ~BlockColsEnv() { unsetenv("TESSERA_SPMV_BLOCK_COLS"); }
-};
 template <class T>
 void sweep_column_blocks() {
-  BlockColsEnv env;
+  tt::BlockColsEnv env("64");
   const auto alg = TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS;
   std::mt19937_64 rng(13);
   std::uniform_int_distribution<int> len(0, 12);
@@ -186,18 +182,14 @@ TEST(SpMV, ColumnBlocksInt32Exact) { sweep_column_blocks<int32_t>(); }
 // algorithm keeps using them until preprocess (or tsparseCsrSetPointers)
 // makes a new copy; the default algorithm reads the current values.
 TEST(SpMV, ColumnBlocksKeepTheirValuesUntilPreprocess) {
-  BlockColsEnv env;
+  tt::BlockColsEnv env("2");  // 3 blocks
   SparseHandle h;
   std::vector<double> v = {1, 2, 3, 4}, x = {1, 10, 100, 1000, 10000, 100000}, y(2);
   std::vector<int32_t> off = {0, 2, 4}, col = {0, 5, 2, 3};
-  tsparseSpMatDescr_t A;
-  tsparseDnVecDescr_t X, Y;
-  tsparseCreateCsr(&A, 2, 6, 4, off.data(), col.data(), v.data(), TSPARSE_INDEX_32I, TSPARSE_INDEX_32I,
-                   TSPARSE_INDEX_BASE_ZERO, TESSERA_R_64F);
-  tsparseCreateDnVec(&X, 6, x.data(), TESSERA_R_64F);
-  tsparseCreateDnVec(&Y, 2, y.data(), TESSERA_R_64F);
+  tt::CsrXY d(2, 6, off, col, v, x, y);
+  tsparseSpMatDescr_t A = d.A;
+  tsparseDnVecDescr_t X = d.X, Y = d.Y;
   const double one = 1, zero = 0;
-  setenv("TESSERA_SPMV_BLOCK_COLS", "2", 1);  // 3 blocks
   const auto blk = TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS;
   size_t bytes = 0;
   ASSERT_EQ(tsparseSpMV_bufferSize(h, kN, &one, A, X, &zero, Y, TESSERA_R_64F, blk, &bytes), TESSERA_STATUS_SUCCESS);
@@ -216,11 +208,8 @@ TEST(SpMV, ColumnBlocksKeepTheirValuesUntilPreprocess) {
   v[3] = 6;
   EXPECT_EQ(tsparseCsrSetPointers(A, off.data(), col.data(), v.data()), TESSERA_STATUS_SUCCESS);
   EXPECT_EQ(run(blk), (std::vector<double>{200005, 6300}));
-  // Too small a buffer for the accumulators is refused before anything runs.
+  // No buffer for the accumulators: refused before anything runs.
   EXPECT_EQ(tsparseSpMV(h, kN, &one, A, X, &zero, Y, TESSERA_R_64F, blk, nullptr), TESSERA_STATUS_INVALID_VALUE);
-  tsparseDestroyDnVec(X);
-  tsparseDestroyDnVec(Y);
-  tsparseDestroySpMat(A);
 }
 
 TEST(SpMV, DoubleAllIndexWidthsBasesOps) { sweep_shapes<double>(true); }
@@ -477,12 +466,9 @@ TEST(SpMV, SetPointersDropsTheAnalysis) {
   SparseHandle h;
   std::vector<double> v = {1, 2, 3}, x = {1, 10, 100}, y(3);
   std::vector<int32_t> off = {0, 1, 2, 3}, good = {0, 1, 2}, bad = {0, 1, 7};
-  tsparseSpMatDescr_t A;
-  tsparseDnVecDescr_t X, Y;
-  tsparseCreateCsr(&A, 3, 3, 3, off.data(), good.data(), v.data(), TSPARSE_INDEX_32I, TSPARSE_INDEX_32I,
-                   TSPARSE_INDEX_BASE_ZERO, TESSERA_R_64F);
-  tsparseCreateDnVec(&X, 3, x.data(), TESSERA_R_64F);
-  tsparseCreateDnVec(&Y, 3, y.data(), TESSERA_R_64F);
+  tt::CsrXY d(3, 3, off, good, v, x, y);
+  tsparseSpMatDescr_t A = d.A;
+  tsparseDnVecDescr_t X = d.X, Y = d.Y;
   const double one = 1, zero = 0;
   std::vector<char> buf(1024);
   EXPECT_EQ(tsparseSpMV(h, kN, &one, A, X, &zero, Y, TESSERA_R_64F, TSPARSE_SPMV_ALG_DEFAULT, buf.data()),
@@ -491,9 +477,6 @@ TEST(SpMV, SetPointersDropsTheAnalysis) {
   EXPECT_EQ(tsparseCsrSetPointers(A, off.data(), bad.data(), v.data()), TESSERA_STATUS_SUCCESS);
   EXPECT_EQ(tsparseSpMV(h, kN, &one, A, X, &zero, Y, TESSERA_R_64F, TSPARSE_SPMV_ALG_DEFAULT, buf.data()),
             TESSERA_STATUS_INVALID_VALUE);
-  tsparseDestroyDnVec(X);
-  tsparseDestroyDnVec(Y);
-  tsparseDestroySpMat(A);
 }
 
 TEST(SparseDescriptors, CreateValidatesAndGettersRoundTrip) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <type_traits>
@@ -145,6 +146,35 @@ struct SparseHandle {
   SparseHandle(const SparseHandle &) = delete;
   SparseHandle &operator=(const SparseHandle &) = delete;
   operator tsparseHandle_t() const { return h; }
+};
+
+// TSPARSE_SPMV_CSR_ALG_COLUMN_BLOCKS with `cols` columns per block (the
+// environment override, read when a blocked copy is made) for a scope.
+struct BlockColsEnv {
+  explicit BlockColsEnv(const char *cols) { set(cols); }
+  ~BlockColsEnv() { unsetenv("TESSERA_SPMV_BLOCK_COLS"); }
+  void set(const char *cols) { setenv("TESSERA_SPMV_BLOCK_COLS", cols, 1); }
+};
+
+// An fp64 CSR matrix (32-bit indices, base 0) with dense x and y over the
+// caller's arrays, destroyed with the scope.
+struct CsrXY {
+  tsparseSpMatDescr_t A = nullptr;
+  tsparseDnVecDescr_t X = nullptr, Y = nullptr;
+  CsrXY(int64_t rows, int64_t cols, std::vector<int32_t> &off, std::vector<int32_t> &col, std::vector<double> &v,
+        std::vector<double> &x, std::vector<double> &y) {
+    tsparseCreateCsr(&A, rows, cols, int64_t(v.size()), off.data(), col.data(), v.data(), TSPARSE_INDEX_32I,
+                     TSPARSE_INDEX_32I, TSPARSE_INDEX_BASE_ZERO, TESSERA_R_64F);
+    tsparseCreateDnVec(&X, cols, x.data(), TESSERA_R_64F);
+    tsparseCreateDnVec(&Y, rows, y.data(), TESSERA_R_64F);
+  }
+  ~CsrXY() {
+    tsparseDestroyDnVec(Y);
+    tsparseDestroyDnVec(X);
+    tsparseDestroySpMat(A);
+  }
+  CsrXY(const CsrXY &) = delete;
+  CsrXY &operator=(const CsrXY &) = delete;
 };
 
 }  // namespace tt

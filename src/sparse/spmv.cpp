@@ -283,67 +283,74 @@ void build_blocks(const tsparseSpMatDescr &A, CsrBlocks &bk) {
   for (int64_t b = 0; b < nb; ++b) bk.seg_off[size_t(bk.seg_begin[size_t(b * nc1 + nc)] + b)] = int32_t(ents[size_t(b)]);
 }
 
-// The descriptor's analysis, made on first use. ALLOC_FAILED leaves none.
-tesseraStatus_t get_analysis(tsparseSpMatDescr &A, const CsrAnalysis **out) {
-  if (CsrAnalysis *an = A.analysis.load(std::memory_order_acquire)) {
-    *out = an;
-    return TESSERA_STATUS_SUCCESS;
-  }
-  auto *an = alloc_fault() ? nullptr : new (std::nothrow) CsrAnalysis();
-  if (!an) return TESSERA_STATUS_ALLOC_FAILED;
-  try {
-    const bool o64 = A.row_off_type == TSPARSE_INDEX_64I, c64 = A.col_ind_type == TSPARSE_INDEX_64I;
-    if (o64 && c64) analyse<int64_t, int64_t>(A, *an);
-    else if (o64) analyse<int64_t, int32_t>(A, *an);
-    else if (c64) analyse<int32_t, int64_t>(A, *an);
-    else analyse<int32_t, int32_t>(A, *an);
-  } catch (const std::bad_alloc &) {
-    delete an;
-    return TESSERA_STATUS_ALLOC_FAILED;
-  }
-  CsrAnalysis *expected = nullptr;
-  if (!A.analysis.compare_exchange_strong(expected, an, std::memory_order_acq_rel)) {
-    delete an;  // another call installed one first
-    an = expected;
-  }
-  *out = an;
-  return TESSERA_STATUS_SUCCESS;
-}
-
-// The column-blocked copy: a new one when `fresh` (preprocess: takes the
-// current values), else the one kept, made now if there is none.
-tesseraStatus_t get_blocks(tsparseSpMatDescr &A, bool fresh, const CsrBlocks **out) {
+// Builds an object the descriptor keeps (its analysis, its blocked copy) and
+// installs it: replacing the one held when `fresh`, else only if none is
+// held yet (compare-and-swap: of two concurrent first calls, one object
+// wins and both use it). ALLOC_FAILED installs nothing.
+template <class Obj, class Build>
+tesseraStatus_t build_and_install(std::atomic<Obj *> &slot, bool fresh, Build build, const Obj **out) {
   if (!fresh)
-    if (CsrBlocks *bk = A.blocks.load(std::memory_order_acquire)) {
-      *out = bk;
+    if (Obj *o = slot.load(std::memory_order_acquire)) {
+      *out = o;
       return TESSERA_STATUS_SUCCESS;
     }
-  auto *bk = alloc_fault() ? nullptr : new (std::nothrow) CsrBlocks();
-  if (!bk) return TESSERA_STATUS_ALLOC_FAILED;
+  auto *o = alloc_fault() ? nullptr : new (std::nothrow) Obj();
+  if (!o) return TESSERA_STATUS_ALLOC_FAILED;
   try {
-    const bool o64 = A.row_off_type == TSPARSE_INDEX_64I, c64 = A.col_ind_type == TSPARSE_INDEX_64I;
-    const bool v8 = type_size(A.type) == 8;
-    if (o64 && c64) v8 ? build_blocks<int64_t, int64_t, 8>(A, *bk) : build_blocks<int64_t, int64_t, 4>(A, *bk);
-    else if (o64) v8 ? build_blocks<int64_t, int32_t, 8>(A, *bk) : build_blocks<int64_t, int32_t, 4>(A, *bk);
-    else if (c64) v8 ? build_blocks<int32_t, int64_t, 8>(A, *bk) : build_blocks<int32_t, int64_t, 4>(A, *bk);
-    else v8 ? build_blocks<int32_t, int32_t, 8>(A, *bk) : build_blocks<int32_t, int32_t, 4>(A, *bk);
+    build(*o);
   } catch (const std::bad_alloc &) {
-    delete bk;
+    delete o;
     return TESSERA_STATUS_ALLOC_FAILED;
   }
   if (fresh) {
     // Replacing a copy another call may be reading is the caller's race, as
     // changing the values during a call would be (documented in sparse.h).
-    delete A.blocks.exchange(bk, std::memory_order_acq_rel);
+    delete slot.exchange(o, std::memory_order_acq_rel);
   } else {
-    CsrBlocks *expected = nullptr;
-    if (!A.blocks.compare_exchange_strong(expected, bk, std::memory_order_acq_rel)) {
-      delete bk;  // another call installed one first
-      bk = expected;
+    Obj *expected = nullptr;
+    if (!slot.compare_exchange_strong(expected, o, std::memory_order_acq_rel)) {
+      delete o;  // another call installed one first
+      o = expected;
     }
   }
-  *out = bk;
+  *out = o;
   return TESSERA_STATUS_SUCCESS;
+}
+
+// Calls f(O{}, I{}) with the descriptor's row-offset and column-index types.
+template <class F>
+void with_index_types(const tsparseSpMatDescr &A, F f) {
+  const bool o64 = A.row_off_type == TSPARSE_INDEX_64I, c64 = A.col_ind_type == TSPARSE_INDEX_64I;
+  if (o64 && c64) f(int64_t(), int64_t());
+  else if (o64) f(int64_t(), int32_t());
+  else if (c64) f(int32_t(), int64_t());
+  else f(int32_t(), int32_t());
+}
+
+// The descriptor's analysis, made on first use.
+tesseraStatus_t get_analysis(tsparseSpMatDescr &A, const CsrAnalysis **out) {
+  return build_and_install(
+      A.analysis, false,
+      [&](CsrAnalysis &an) {
+        with_index_types(A, [&](auto o, auto i) { analyse<decltype(o), decltype(i)>(A, an); });
+      },
+      out);
+}
+
+// The column-blocked copy: a new one when `fresh` (preprocess: takes the
+// current values), else the one kept, made now if there is none.
+tesseraStatus_t get_blocks(tsparseSpMatDescr &A, bool fresh, const CsrBlocks **out) {
+  return build_and_install(
+      A.blocks, fresh,
+      [&](CsrBlocks &bk) {
+        with_index_types(A, [&](auto o, auto i) {
+          using O = decltype(o);
+          using I = decltype(i);
+          if (type_size(A.type) == 8) build_blocks<O, I, 8>(A, bk);
+          else build_blocks<O, I, 4>(A, bk);
+        });
+      },
+      out);
 }
 
 // Bytes of externalBuffer a call needs: op N, a head/tail carry per piece,
@@ -454,7 +461,7 @@ struct BlockTask {
   const CsrArgs *args;
   CsrBlockFn block;
   CsrBlockFinishFn finish;
-  size_t acc_size, val_size;
+  size_t elem;  // bytes per value and per accumulator (float/double/int32: the same)
   int64_t parts;
   std::atomic<int64_t> next{0};
 };
@@ -469,11 +476,11 @@ void block_part(const BlockTask &t, int64_t slot, int64_t nslots) {
     return std::lower_bound(bk.chunk_work.begin(), bk.chunk_work.end(), w) - bk.chunk_work.begin();
   };
   auto first_row = [&](int64_t c) -> int64_t { return c >= nc ? a.rows : bk.rank_row[size_t(c * kChunkRanks)]; };
-  const int64_t c0 = slot == 0 ? 0 : cut(slot), c1 = std::max(c0, cut(slot + 1));
+  const int64_t c0 = cut(slot), c1 = cut(slot + 1);  // cut(0) = 0; cut is monotone
   const int64_t r0 = slot == 0 ? 0 : first_row(c0), r1 = slot + 1 == nslots ? a.rows : first_row(c1);
   const int64_t k0 = c0 * kChunkRanks, k1 = std::min<int64_t>(c1 * kChunkRanks, int64_t(bk.rank_row.size()));
   unsigned char *acc = static_cast<unsigned char *>(a.partial);
-  if (k1 > k0) std::memset(acc + size_t(k0) * t.acc_size, 0, size_t(k1 - k0) * t.acc_size);
+  if (k1 > k0) std::memset(acc + size_t(k0) * t.elem, 0, size_t(k1 - k0) * t.elem);
   CsrBlockArgs ba;
   ba.acc = acc;
   for (int64_t b = 0; b < bk.blocks && c0 < c1; ++b) {
@@ -484,9 +491,9 @@ void block_part(const BlockTask &t, int64_t slot, int64_t nslots) {
     ba.seg_row = bk.seg_row + sb[0];
     ba.seg_off = bk.seg_off + sb[0] + b;
     ba.col = bk.col + bk.ent_begin[size_t(b)];
-    ba.val = bk.val + size_t(bk.ent_begin[size_t(b)]) * t.val_size;
+    ba.val = bk.val + size_t(bk.ent_begin[size_t(b)]) * t.elem;
     ba.nnz = bk.ent_begin[size_t(b + 1)] - bk.ent_begin[size_t(b)];
-    ba.x = static_cast<const unsigned char *>(a.x) + size_t(b << bk.shift) * t.val_size;
+    ba.x = static_cast<const unsigned char *>(a.x) + size_t(b << bk.shift) * t.elem;
     t.block(ba);
   }
   if (r0 < r1) t.finish(acc, bk.nonempty.data(), k0, a.y, a.alpha, a.beta, a.beta_zero, r0, r1);
@@ -544,8 +551,7 @@ tesseraStatus_t spmv_run(tsparseHandle_t h, const Checked &c, const void *alpha,
     bt.args = &a;
     bt.block = K.spmv_block[c.vt];
     bt.finish = K.spmv_block_finish[c.vt];
-    bt.acc_size = c.vt == kF64 ? 8 : 4;
-    bt.val_size = type_size(A.type);
+    bt.elem = type_size(A.type);
     // One part per thread: a part sweeps x block by block, so more parts
     // would read x from memory more often.
     tessera::ThreadPool::Lease lease = lease_threads(h, total, kMinItemsPerThread, h->num_threads, &threads);
