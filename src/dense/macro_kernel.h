@@ -22,7 +22,6 @@
 
 namespace tessera::dense {
 
-inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // x / mr for x >= 0 and a register-tile height mr: every table's MR (and MRC)
 // is a power of two, so a shift — the divisions by a run-time mr showed in
 // tiny calls (two idivs per tile column of a 13×13 csyrk, ~15 cycles each).

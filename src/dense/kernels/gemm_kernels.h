@@ -34,6 +34,9 @@
 
 namespace tessera::dense {
 
+// Tiles (or blocks) of b covering a: shared by the drivers and the kernels.
+inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 // Which part of C an operation updates (SYRK/HERK: one triangle).
 enum class Triangle { all, lower, upper };
 
