@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/mman.h>
+
 #if __has_include(<rsb.h>) && !defined(TESSERA_NO_RSB)
 #include <rsb.h>
 #define TESSERA_HAVE_RSB 1
@@ -326,33 +328,56 @@ void flush_caches() {
   sink = sink + big[12345];
 }
 
+// y's storage: 2 MiB-aligned, and on 2 MiB pages when asked (transparent
+// huge pages, madvise). yLen = 10M spans 40 MB, beyond the reach of the L2
+// TLB with 4 KiB pages (Zen 4: 3072 entries, 12 MiB): a page walk for about
+// every tenth sorted index. How y is allocated is the caller's choice, so
+// the default is plain pages and --huge-pages shows the difference.
+struct YBuffer {
+  std::unique_ptr<float[], void (*)(float *)> p{nullptr, [](float *q) { std::free(q); }};
+  YBuffer(size_t n, bool huge) {
+    constexpr size_t kPage = size_t(2) << 20;
+    const size_t bytes = (n * sizeof(float) + kPage - 1) / kPage * kPage;
+    p.reset(static_cast<float *>(std::aligned_alloc(kPage, bytes)));
+    if (!p) throw std::bad_alloc();
+    if (huge) madvise(p.get(), bytes, MADV_HUGEPAGE);
+  }
+};
+
 }  // namespace
 
 int spvv_main(int argc, char **argv) {
   std::vector<long> ylens = {1000000, 10000000}, threads_l = {1, 2};
   int64_t nnz = 100000;
   int reps = 31;
+  bool huge = false;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
     if (a == "--ylen") ylens = parse_list(next());
+    else if (a == "--huge-pages") huge = true;
     else if (a == "--nnz") nnz = std::atoll(next().c_str());
     else if (a == "--threads") threads_l = parse_list(next());
     else if (a == "--reps") reps = std::atoi(next().c_str());
     else {
       std::printf(
-          "tessera-bench spvv [--nnz N] [--ylen 1000000,10000000] [--threads 1,2] [--reps N]\n"
+          "tessera-bench spvv [--nnz N] [--ylen 1000000,10000000] [--threads 1,2] [--reps N] [--huge-pages]\n"
           "  result = sum x.val[i]*y[x.idx[i]], fp32, nnz unique sorted random indices (the seed's cases).\n"
-          "  hot: repeated calls (median); cold: a 256 MiB sweep before each call (median of reps).\n");
+          "  hot: repeated calls (median); cold: a 256 MiB sweep before each call (median of reps).\n"
+          "  --huge-pages: y on 2 MiB pages (madvise; default: 4 KiB pages, as a plain allocation gets).\n");
       return 0;
     }
   }
+  std::printf("y on %s pages\n", huge ? "2 MiB (madvise)" : "4 KiB");
   std::printf("%-9s %7s %2s | %10s %10s %7s | %10s %10s %7s | seed NPU\n", "ylen", "nnz", "T", "hot Tess", "plain",
               "ratio", "cold Tess", "plain", "ratio");
   for (long ylen : ylens) {
     std::mt19937_64 rng(5);
-    std::vector<float> y(static_cast<size_t>(ylen)), v(static_cast<size_t>(nnz));
-    fill(y, rng);
+    YBuffer ybuf(size_t(ylen), huge);
+    float *y = ybuf.p.get();
+    std::vector<float> v(static_cast<size_t>(nnz));
+    std::uniform_real_distribution<double> uni(-1, 1);  // as fill()
+    for (long i = 0; i < ylen; ++i) y[i] = float(uni(rng));
     fill(v, rng);
     // nnz unique sorted indices (as the seed: strictly increasing).
     std::vector<int32_t> idx;
@@ -365,14 +390,14 @@ int spvv_main(int argc, char **argv) {
     tsparseDnVecDescr_t Y;
     tsparseCreateSpVec(&X, ylen, int64_t(idx.size()), idx.data(), v.data(), TSPARSE_INDEX_32I,
                        TSPARSE_INDEX_BASE_ZERO, TESSERA_R_32F);
-    tsparseCreateDnVec(&Y, ylen, y.data(), TESSERA_R_32F);
+    tsparseCreateDnVec(&Y, ylen, y, TESSERA_R_32F);
     volatile float sink = 0;
     for (long t : threads_l) {
       float res = 0;
       std::vector<Runner> rs = {
           {"Tessera", [&] { tsparseSetNumThreads(h, int(t)); },
            [&] { tsparseSpVV(h, TSPARSE_OPERATION_NON_TRANSPOSE, X, Y, &res, TESSERA_R_32F); }},
-          {"plain", [] {}, [&] { sink = sink + plain_spvv(idx.data(), v.data(), y.data(), int64_t(idx.size())); }},
+          {"plain", [] {}, [&] { sink = sink + plain_spvv(idx.data(), v.data(), y, int64_t(idx.size())); }},
       };
       const std::vector<double> hot = time_case(rs, 9, 0.02, 0.01);
       std::vector<double> cold_t, cold_p;

@@ -674,33 +674,65 @@ TEST(SpVV, AllTypesIndexWidthsBasesAndSizes) {
   }
 }
 
-TEST(SpVV, IndexOutsideYIsInvalidAndResultUntouched) {
-  SparseHandle h;
-  std::vector<float> y(1000, 1.f), v(20000, 1.f);
-  for (int64_t base : {0, 1}) {
-    for (int64_t bad : {int64_t(-1), int64_t(1000), int64_t(INT32_MAX), int64_t(1) << 40}) {
-      for (size_t where : {size_t(0), size_t(8191), size_t(19999)}) {
-        std::vector<int64_t> idx(20000);
-        for (size_t i = 0; i < idx.size(); ++i) idx[i] = int64_t(i % 1000) + base;
-        idx[where] = bad + base;
-        std::vector<int32_t> idx32(idx.begin(), idx.end());
-        for (int wide : {0, 1}) {
-          if (!wide && (bad + base > INT32_MAX)) continue;
-          tsparseSpVecDescr_t X;
-          tsparseDnVecDescr_t Y;
-          tsparseCreateSpVec(&X, 1000, 20000, wide ? static_cast<void *>(idx.data()) : idx32.data(), v.data(),
-                             wide ? TSPARSE_INDEX_64I : TSPARSE_INDEX_32I, tsparseIndexBase_t(base), TESSERA_R_32F);
-          tsparseCreateDnVec(&Y, 1000, y.data(), TESSERA_R_32F);
-          float r = 123.f;
-          EXPECT_EQ(tsparseSpVV(h, kN, X, Y, &r, TESSERA_R_32F), TESSERA_STATUS_INVALID_VALUE)
-              << "bad " << bad << " at " << where << " base " << base;
-          EXPECT_EQ(r, 123.f);
-          tsparseDestroySpVec(X);
-          tsparseDestroyDnVec(Y);
-        }
-      }
+// One bad index at `where` among nnz valid ones (every value type, both
+// index widths, every path and 1/2 threads): INVALID_VALUE, result untouched.
+// The positions cover the kernels' regions — the first entries, the entries
+// checked ahead of the products (128 on), a chunk's end (8191, 8192) and the
+// entries after the look-ahead loop — and y is exactly ylen long, so under ASan any read through
+// an unchecked index fails the test.
+template <class T, class I>
+void spvv_bad_index_case(SparseHandle &h, int64_t nnz, int64_t base, int64_t bad, int64_t where) {
+  constexpr int64_t ylen = 1000;
+  std::vector<T> y(ylen, T(1)), v(size_t(nnz), T(1));
+  std::vector<I> idx(static_cast<size_t>(nnz));
+  for (int64_t i = 0; i < nnz; ++i) idx[size_t(i)] = I(i % ylen + base);
+  idx[size_t(where)] = I(bad + base);
+  const tesseraDataType_t dt = tt::dtype<T>();
+  tsparseSpVecDescr_t X;
+  tsparseDnVecDescr_t Y;
+  ASSERT_EQ(tsparseCreateSpVec(&X, ylen, nnz, idx.data(), v.data(), sizeof(I) == 8 ? TSPARSE_INDEX_64I : TSPARSE_INDEX_32I,
+                               tsparseIndexBase_t(base), dt),
+            TESSERA_STATUS_SUCCESS);
+  ASSERT_EQ(tsparseCreateDnVec(&Y, ylen, y.data(), dt), TESSERA_STATUS_SUCCESS);
+  for (tesseraArch_t arch : tt::supported_paths()) {
+    tsparseSetArch(h, arch);
+    for (int threads : {1, 2}) {
+      tsparseSetNumThreads(h, threads);
+      double r = 123;  // room for any result type
+      EXPECT_EQ(tsparseSpVV(h, kN, X, Y, &r, std::is_same_v<T, uint16_t> ? TESSERA_R_32F : dt),
+                TESSERA_STATUS_INVALID_VALUE)
+          << "bad " << bad << " at " << where << " of " << nnz << " base " << base << " arch " << arch;
+      EXPECT_EQ(r, 123.0);
     }
   }
+  tsparseDestroySpVec(X);
+  tsparseDestroyDnVec(Y);
+}
+
+template <class T, class I>
+void spvv_bad_index_cases(SparseHandle &h) {
+  for (int64_t base : {0, 1}) {
+    for (int64_t bad : {int64_t(-1), int64_t(1000), int64_t(INT32_MAX) - 1, int64_t(1) << 40}) {
+      if (sizeof(I) == 4 && bad > INT32_MAX - 1) continue;
+      // 20005 = 2 chunks of 8192 and one of 3621: its last 5 entries are past the
+      // last whole step of the look-ahead loop (checked after it).
+      for (int64_t where : {0, 1, 127, 128, 129, 143, 144, 8191, 8192, 8192 + 130, 19999, 20000, 20004})
+        spvv_bad_index_case<T, I>(h, 20005, base, bad, where);
+      for (int64_t where : {0, 50, 99}) spvv_bad_index_case<T, I>(h, 100, base, bad, where);
+    }
+  }
+}
+
+TEST(SpVV, IndexOutsideYIsInvalidAndResultUntouched) {
+  SparseHandle h;
+  spvv_bad_index_cases<float, int32_t>(h);
+  spvv_bad_index_cases<float, int64_t>(h);
+  spvv_bad_index_cases<double, int32_t>(h);
+  spvv_bad_index_cases<double, int64_t>(h);
+  spvv_bad_index_cases<int32_t, int32_t>(h);
+  spvv_bad_index_cases<int32_t, int64_t>(h);
+  spvv_bad_index_cases<uint16_t, int32_t>(h);
+  spvv_bad_index_cases<uint16_t, int64_t>(h);
 }
 
 TEST(SpVV, OpsTypesAndNulls) {

@@ -1,8 +1,8 @@
 // SpVV: result = sum_i x.values[i] * y[x.indices[i]].
 // validate → plan (fixed chunks of kChunk entries) → drive: threads claim
-// chunks; each chunk's indices are range-checked before any y element is read
-// through them, then its partial sum is computed; partials are added in chunk
-// order. The chunking depends on nnz only, so the result is bitwise identical
+// chunks; the chunk kernel range-checks indices before any y element is read
+// through them (block by block, see spvv_chunk) and computes the chunk's
+// partial sum; partials are added in chunk order. The chunking depends on nnz only, so the result is bitwise identical
 // for any thread count.
 #include <algorithm>
 #include <atomic>
@@ -29,26 +29,15 @@ tesseraDataType_t compute_type_for(tesseraDataType_t t) { return t == TESSERA_R_
 struct SpvvTask {
   SpvvArgs args;
   SpvvChunkFn kernel;
-  IndexRangeFn range;
-  size_t idx_bytes;
   int64_t chunks;
-  int64_t lo, hi;  // valid raw index range [base, size + base)
   std::atomic<int64_t> next{0};
   std::atomic<bool> bad{false};
 };
 
 void spvv_task(void *ctx, int, int) {
   auto &t = *static_cast<SpvvTask *>(ctx);
-  for (int64_t c; (c = t.next.fetch_add(1, std::memory_order_relaxed)) < t.chunks;) {
-    const int64_t begin = c * kChunk, n = std::min(kChunk, t.args.nnz - begin);
-    int64_t mn, mx;
-    t.range(static_cast<const char *>(t.args.indices) + begin * t.idx_bytes, n, &mn, &mx);
-    if (mn < t.lo || mx >= t.hi) {
-      t.bad.store(true, std::memory_order_relaxed);
-      continue;
-    }
-    t.kernel(t.args, c);
-  }
+  for (int64_t c; (c = t.next.fetch_add(1, std::memory_order_relaxed)) < t.chunks;)
+    if (!t.kernel(t.args, c)) t.bad.store(true, std::memory_order_relaxed);
 }
 
 }  // namespace
@@ -94,12 +83,9 @@ extern "C" tesseraStatus_t tsparseSpVV(tsparseHandle_t h, tsparseOperation_t op,
     }
     partials = heap_partials.data();
   }
-  t.args = SpvvArgs{x->nnz, int64_t(x->base), kChunk, x->indices, x->values, y->values, partials};
+  t.args = SpvvArgs{x->nnz, int64_t(x->base), kChunk, x->base, y->size + x->base, x->indices, x->values,
+                    y->values, partials};
   t.kernel = K.spvv[vt][x->idx_type == TSPARSE_INDEX_64I];
-  t.lo = x->base;
-  t.hi = y->size + x->base;
-  t.range = K.index_range[x->idx_type == TSPARSE_INDEX_64I];
-  t.idx_bytes = x->idx_type == TSPARSE_INDEX_64I ? 8 : 4;
 
   int threads = 1;
   tessera::ThreadPool::Lease lease = lease_threads(h, x->nnz, kMinNnzPerThread, t.chunks, &threads);

@@ -26,22 +26,22 @@ inline int vtype_of(tesseraDataType_t t) {
 enum IType : int { kI32Idx = 0, kI64Idx = 1 };
 
 // SpVV: nnz split into chunks of `chunk` entries; chunk c writes its partial
-// sum (in the compute type) to partial[c]. combine() adds partials 0..n-1 in
-// order into *result.
+// sum (in the compute type) to partial[c] and returns true, or returns false
+// when one of its indices lies outside [lo, hi) — no y element (and no
+// prefetch) is reached through an index before it has been checked.
+// combine() adds partials 0..n-1 in order into *result.
 struct SpvvArgs {
   int64_t nnz = 0;
   int64_t base = 0;
   int64_t chunk = 0;
+  int64_t lo = 0, hi = 0;  // valid raw index range [base, size + base)
   const void *indices = nullptr;
   const void *values = nullptr;
   const void *y = nullptr;
   void *partial = nullptr;
 };
-using SpvvChunkFn = void (*)(const SpvvArgs &a, int64_t c);
+using SpvvChunkFn = bool (*)(const SpvvArgs &a, int64_t c);
 using SpvvCombineFn = void (*)(const void *partial, int64_t n, void *result);
-// Smallest and largest of n indices (the driver's range check; a table entry
-// so that it runs with the ISA's vector min/max).
-using IndexRangeFn = void (*)(const void *idx, int64_t n, int64_t *mn, int64_t *mx);
 
 // CSR SpMV. Merge-path coordinates: the path through (rows row-ends, nnz
 // entries) is cut at fixed diagonals; piece p starts at row piece_row[p] and
@@ -99,7 +99,6 @@ struct SparseKernels {
   const char *name;
   SpvvChunkFn spvv[4][2];  // [VType][index width]
   SpvvCombineFn spvv_combine[4];
-  IndexRangeFn index_range[2];  // [index width]
   CsrPieceFn spmv_n[3][2][2];  // [VType][row offset width][column index width]
   CsrFixupFn spmv_n_fixup[3];
   CsrPieceFn spmv_t[3][2][2];
