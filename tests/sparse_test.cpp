@@ -137,6 +137,9 @@ void sweep_shapes(bool all_variants) {
               all_variants);
   sweep_types(tt::random_csr<T>(300, 5000, [&](int64_t) { return 3 * len(rng); }, rng), "wide 300x5000",
               all_variants);
+  // Every row length from 0 to 80: each kernel's vector steps and tails
+  // (AVX2: scalar rows, 4W-wide vector rows from 16/32 entries, W steps, scalar tails).
+  sweep_types(tt::random_csr<T>(1620, 900, [&](int64_t i) { return i % 81; }, rng), "lengths 0..80", all_variants);
   // One very long row among short ones, crossing many pieces.
   sweep_types(tt::random_csr<T>(2000, 3000, [&](int64_t i) { return i == 777 ? 300000 : len(rng); }, rng),
               "long row", all_variants);
@@ -690,8 +693,8 @@ void spvv_bad_index_case(SparseHandle &h, int64_t nnz, int64_t base, int64_t bad
   const tesseraDataType_t dt = tt::dtype<T>();
   tsparseSpVecDescr_t X;
   tsparseDnVecDescr_t Y;
-  ASSERT_EQ(tsparseCreateSpVec(&X, ylen, nnz, idx.data(), v.data(), sizeof(I) == 8 ? TSPARSE_INDEX_64I : TSPARSE_INDEX_32I,
-                               tsparseIndexBase_t(base), dt),
+  const auto it = sizeof(I) == 8 ? TSPARSE_INDEX_64I : TSPARSE_INDEX_32I;
+  ASSERT_EQ(tsparseCreateSpVec(&X, ylen, nnz, idx.data(), v.data(), it, tsparseIndexBase_t(base), dt),
             TESSERA_STATUS_SUCCESS);
   ASSERT_EQ(tsparseCreateDnVec(&Y, ylen, y.data(), dt), TESSERA_STATUS_SUCCESS);
   for (tesseraArch_t arch : tt::supported_paths()) {

@@ -353,25 +353,84 @@ struct SpvvDot<T, I, std::enable_if_t<!std::is_same_v<T, uint16_t>>> {
   }
 };
 
+// sum_j v[j] * x[c[j] - base] as gather_dot, but x read by plain loads
+// placed into vectors (lanes_of), the < W tail as scalar FMAs after the
+// vector sum; W-lane steps past the last 4W alternate between two
+// accumulators. Out of line: the row loop around it stays small, and a call
+// per row of 16 or more entries is noise.
+template <class T, class I>
+__attribute__((noinline)) AccOf<T> lanes_dot(const T *v, const I *c, const T *y, int64_t base, int64_t len) {
+  using G = Gather<T, I>;
+  using V = typename G::V;
+  constexpr int W = G::W;
+  const T *yb = reinterpret_cast<const T *>(reinterpret_cast<uintptr_t>(y) - uintptr_t(base) * sizeof(T));
+  V a0 = G::zero(), a1 = G::zero(), a2 = G::zero(), a3 = G::zero();
+  int64_t j = 0;
+  for (; j + 4 * W <= len; j += 4 * W) {
+    a0 = G::madd(a0, G::load(v + j), lanes_of(yb, c + j, V{}));
+    a1 = G::madd(a1, G::load(v + j + W), lanes_of(yb, c + j + W, V{}));
+    a2 = G::madd(a2, G::load(v + j + 2 * W), lanes_of(yb, c + j + 2 * W, V{}));
+    a3 = G::madd(a3, G::load(v + j + 3 * W), lanes_of(yb, c + j + 3 * W, V{}));
+  }
+  for (; j + W <= len; j += W) {
+    a0 = G::madd(a0, G::load(v + j), lanes_of(yb, c + j, V{}));
+    std::swap(a0, a1);
+  }
+  if constexpr (std::is_same_v<T, int32_t>) {
+    uint32_t s = G::sum(G::add(G::add(a0, a1), G::add(a2, a3)));
+    for (; j < len; ++j) s += uint32_t(v[j]) * uint32_t(yb[c[j]]);
+    return s;
+  } else {
+    T s = G::sum(G::add(G::add(a0, a1), G::add(a2, a3)));
+    for (; j < len; ++j) s = std::fma(v[j], yb[c[j]], s);
+    return s;
+  }
+}
+
+// The 2-accumulator scalar loop of short rows (inlined into the row loop:
+// as a call, int32 arrow / bayer10 ran 1.15–1.2x slower).
+template <class T, class I>
+__attribute__((always_inline)) inline AccOf<T> scalar_dot(const T *v, const I *c, const T *x, int64_t base,
+                                                          int64_t len) {
+  AccOf<T> s0 = 0, s1 = 0;
+  int64_t j = 0;
+  for (; j + 2 <= len; j += 2) {
+    s0 = Num<T>::madd(s0, Num<T>::load(v + j), Num<T>::load(x + (int64_t(c[j]) - base)));
+    s1 = Num<T>::madd(s1, Num<T>::load(v + j + 1), Num<T>::load(x + (int64_t(c[j + 1]) - base)));
+  }
+  for (; j < len; ++j) s0 = Num<T>::madd(s0, Num<T>::load(v + j), Num<T>::load(x + (int64_t(c[j]) - base)));
+  return Num<T>::add(s0, s1);
+}
+
 // CSR rows: short rows (the 5–27 entries of stencils) stay scalar: rows
 // overlap in the out-of-order window, while masked gathers per row measured
 // 1.3–1.8x slower (lap2d, bayer10) and four gather accumulators 1.3x slower
-// on 27-entry rows (st27 in cache, fp64). From 32 entries on (bcsstk13,
-// pushpull, arrow's long row) a row is latency-bound on its own and the
-// gathers win by 1.2–1.5x.
-constexpr int64_t kGatherRow = 32;
+// on 27-entry rows (st27 in cache, fp64). Longer rows are latency-bound on
+// their own and go four vectors at a time, x by plain loads (lanes_dot),
+// which measured faster than gathers (alternating library builds, 1 thread,
+// min of 5): bcsstk13 fp64 50 -> 36 us, fp32 45 -> 36, int32 46 -> 38;
+// pushpull 112 -> 81 / 102 -> 79 / 100 -> 81; bayer10 fp64 65 -> 55; st27
+// int32 15.9 -> 13.8 ms. fp32 starts at 32: its 27-entry rows (st27) ran
+// 12.8 -> 13.8 ms from 16 on; fp64 and int32 gain from 16 (bayer10,
+// st27). From 8 on, arrow and bayer10 lost 10–30 %.
+template <class T>
+constexpr int64_t kLanesRow = std::is_same_v<T, float> ? 32 : 16;
 template <class T, class I>
 struct RowDot<T, I, std::enable_if_t<!std::is_same_v<T, uint16_t>>> {
   static AccOf<T> run(const T *v, const I *c, const T *x, int64_t base, int64_t len) {
+    if (len >= kLanesRow<T>) return lanes_dot(v, c, x, base, len);
+    return scalar_dot(v, c, x, base, len);
+  }
+};
+
+// Column-block segments keep gathers from 32 entries on: with lanes_dot
+// there, R-MAT's blocked SpMV (fp64, 2 threads) ran 22 -> 25.6 ms.
+constexpr int64_t kGatherRow = 32;
+template <class T, class I>
+struct SegmentDot<T, I, std::enable_if_t<!std::is_same_v<T, uint16_t>>> {
+  static AccOf<T> run(const T *v, const I *c, const T *x, int64_t base, int64_t len) {
     if (len >= kGatherRow) return gather_dot(v, c, x, base, len);
-    AccOf<T> s0 = 0, s1 = 0;
-    int64_t j = 0;
-    for (; j + 2 <= len; j += 2) {
-      s0 = Num<T>::madd(s0, Num<T>::load(v + j), Num<T>::load(x + (int64_t(c[j]) - base)));
-      s1 = Num<T>::madd(s1, Num<T>::load(v + j + 1), Num<T>::load(x + (int64_t(c[j + 1]) - base)));
-    }
-    for (; j < len; ++j) s0 = Num<T>::madd(s0, Num<T>::load(v + j), Num<T>::load(x + (int64_t(c[j]) - base)));
-    return Num<T>::add(s0, s1);
+    return scalar_dot(v, c, x, base, len);
   }
 };
 
