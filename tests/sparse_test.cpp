@@ -138,7 +138,8 @@ void sweep_shapes(bool all_variants) {
   sweep_types(tt::random_csr<T>(300, 5000, [&](int64_t) { return 3 * len(rng); }, rng), "wide 300x5000",
               all_variants);
   // Every row length from 0 to 80: each kernel's vector steps and tails
-  // (AVX2: scalar rows, 4W-wide vector rows from 16/32 entries, W steps, scalar tails).
+  // (AVX2: scalar rows, four vectors at a time from 16/32 entries, single
+  // vectors, scalar tails; int32: prefix blocks).
   sweep_types(tt::random_csr<T>(1620, 900, [&](int64_t i) { return i % 81; }, rng), "lengths 0..80", all_variants);
   // One very long row among short ones, crossing many pieces.
   sweep_types(tt::random_csr<T>(2000, 3000, [&](int64_t i) { return i == 777 ? 300000 : len(rng); }, rng),
@@ -681,8 +682,8 @@ TEST(SpVV, AllTypesIndexWidthsBasesAndSizes) {
 // index widths, every path and 1/2 threads): INVALID_VALUE, result untouched.
 // The positions cover the kernels' regions — the first entries, the entries
 // checked ahead of the products (128 on), a chunk's end (8191, 8192) and the
-// entries after the look-ahead loop — and y is exactly ylen long, so under ASan any read through
-// an unchecked index fails the test.
+// entries after the look-ahead loop — and y is exactly ylen long, so under
+// ASan any read through an unchecked index fails the test.
 template <class T, class I>
 void spvv_bad_index_case(SparseHandle &h, int64_t nnz, int64_t base, int64_t bad, int64_t where) {
   constexpr int64_t ylen = 1000;

@@ -1,9 +1,10 @@
 // SpVV: result = sum_i x.values[i] * y[x.indices[i]].
 // validate → plan (fixed chunks of kChunk entries) → drive: threads claim
 // chunks; the chunk kernel range-checks indices before any y element is read
-// through them (block by block, see spvv_chunk) and computes the chunk's
-// partial sum; partials are added in chunk order. The chunking depends on nnz only, so the result is bitwise identical
-// for any thread count.
+// through them (AVX2: in its loop, ahead of the products; see spvv_dot) and
+// computes the chunk's partial sum; partials are added in chunk order. The
+// chunking depends on nnz only, so the result is bitwise identical for any
+// thread count.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>

@@ -262,8 +262,7 @@ AccOf<T> gather_dot(const T *v, const I *c, const T *y, int64_t base, int64_t le
 constexpr int64_t kSpvvAhead = 128;
 // y[c[k]] for the W lanes of V (y already shifted by the index base).
 inline __m256 lanes_of(const float *y, const int32_t *c, __m256) {
-  return _mm256_setr_ps(y[c[0]], y[c[1]], y[c[2]], y[c[3]], y[c[4]], y[c[5]], y[c[6]],
-                        y[c[7]]);
+  return _mm256_setr_ps(y[c[0]], y[c[1]], y[c[2]], y[c[3]], y[c[4]], y[c[5]], y[c[6]], y[c[7]]);
 }
 inline __m128 lanes_of(const float *y, const int64_t *c, __m128) {
   return _mm_setr_ps(y[c[0]], y[c[1]], y[c[2]], y[c[3]]);
@@ -272,10 +271,12 @@ template <class I>
 inline __m256d lanes_of(const double *y, const I *c, __m256d) {
   return _mm256_setr_pd(y[c[0]], y[c[1]], y[c[2]], y[c[3]]);
 }
-inline __m256i lanes_of(const int32_t *y, const int32_t *c, __m256i) {
-  return _mm256_setr_epi32(y[c[0]], y[c[1]], y[c[2]], y[c[3]], y[c[4]], y[c[5]], y[c[6]],
-                           y[c[7]]);
+// Eight int32 lanes, either index width (int32 rows by prefix sums).
+template <class I>
+inline __m256i x8(const int32_t *y, const I *c) {
+  return _mm256_setr_epi32(y[c[0]], y[c[1]], y[c[2]], y[c[3]], y[c[4]], y[c[5]], y[c[6]], y[c[7]]);
 }
+inline __m256i lanes_of(const int32_t *y, const int32_t *c, __m256i) { return x8(y, c); }
 inline __m128i lanes_of(const int32_t *y, const int64_t *c, __m128i) {
   return _mm_setr_epi32(y[c[0]], y[c[1]], y[c[2]], y[c[3]]);
 }
@@ -431,10 +432,6 @@ struct RowDot<T, I, std::enable_if_t<!std::is_same_v<T, uint16_t>>> {
 // loop per row, so no loop exit to mispredict on rows of varying length.
 // Standalone, 1 thread, the same results: bayer10 88 -> 49 us, arrow 189 ->
 // 101, bcsstk13 50 -> 33, st27 17.4 -> 11.8 ms against the row loop.
-template <class I>
-inline __m256i x8(const int32_t *x, const I *c) {
-  return _mm256_setr_epi32(x[c[0]], x[c[1]], x[c[2]], x[c[3]], x[c[4]], x[c[5]], x[c[6]], x[c[7]]);
-}
 template <class I, class O>
 struct PieceRows<int32_t, I, O> {
   static constexpr bool kSpecialised = true;
@@ -458,7 +455,8 @@ struct PieceRows<int32_t, I, O> {
         __m256i p = _mm256_mullo_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(v + k)), x8(x, c + k));
         p = _mm256_add_epi32(p, _mm256_slli_si256(p, 4));  // prefix within each 128-bit half
         p = _mm256_add_epi32(p, _mm256_slli_si256(p, 8));
-        p = _mm256_add_epi32(p, _mm256_blend_epi32(_mm256_setzero_si256(), _mm256_permutevar8x32_epi32(p, fourth), 0xF0));
+        const __m256i low_total = _mm256_permutevar8x32_epi32(p, fourth);  // lane 3 everywhere
+        p = _mm256_add_epi32(p, _mm256_blend_epi32(_mm256_setzero_si256(), low_total, 0xF0));  // to the high half
         p = _mm256_add_epi32(p, cv);
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(P + k + 1), p);
         cv = _mm256_permutevar8x32_epi32(p, last);
