@@ -219,6 +219,19 @@ inline void triangle_rows(Triangle tri, int64_t gi0, int64_t mc, int64_t mr_e, i
   }
 }
 
+// Upper triangle: a block of nc columns puts its partial panel (nc % nr
+// columns) first, where the columns are shortest (rows down to the
+// diagonal); last, it spans every row of the block with most of its columns
+// padding (csyrk UN n = 64: 8 of the 104 tiles). Returns that width (0 when
+// the panels are whole or the triangle is not upper); panel q then starts at
+// column 0 (q = 0) or w0 + (q - 1)·nr.
+inline int64_t first_panel(Triangle tri, int64_t nc, int64_t nr) { return tri == Triangle::upper ? nc % nr : 0; }
+// The panel holding column jr of the block (jr a panel start), and its width.
+inline int64_t panel_of(int64_t jr, int64_t w0, int64_t nr) { return w0 == 0 ? jr / nr : jr == 0 ? 0 : 1 + (jr - w0) / nr; }
+inline int64_t panel_width(int64_t jr, int64_t w0, int64_t nr, int64_t nc) {
+  return jr == 0 && w0 != 0 ? w0 : std::min(nr, nc - jr);
+}
+
 // HERK: Netlib's C(J,J) = BETA*REAL(C(J,J)) + REAL(TEMP*A(J,L)) leaves the
 // diagonal exactly real; the kernels compute both parts, so the imaginary
 // parts of the diagonal elements in rows [i0, i1) × columns [j0, j1) are set
@@ -244,8 +257,15 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
     for (int64_t pc = 0; pc < p.k; pc += p.kc_e) {
       const int64_t kc = std::min(p.kc_e, p.k - pc);
       const T *b = p.B.p + (pc * p.B.rs + jc * p.B.cs) * s;
-      if (cplx) K.pack_b_c(kc, nc, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bp);
-      else if (!p.b_in_place) K.pack_b(kc, nc, b, p.B.rs, p.B.cs, Bp);
+      const int64_t w0 = first_panel(p.tri, nc, p.nr);
+      if (cplx) {
+        if (w0) K.pack_b_c(kc, w0, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bp);
+        K.pack_b_c(kc, nc - w0, b + w0 * p.B.cs * s, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk,
+                   Bp + (w0 ? p.nr * kc * s : 0));
+      } else if (!p.b_in_place) {
+        if (w0) K.pack_b(kc, w0, b, p.B.rs, p.B.cs, Bp);
+        K.pack_b(kc, nc - w0, b + w0 * p.B.cs, p.B.rs, p.B.cs, Bp + (w0 ? p.nr * kc : 0));
+      }
       // beta on the first k block; later blocks add to C.
       const bool first = pc == 0;
       const T beta_r = first ? p.beta[0] : T(1);
@@ -266,9 +286,10 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         const T *a0 = p.a_in_place ? a : Ap;
         const int64_t a_ks = p.a_in_place ? p.A.cs : p.mr_e, a_ps = p.a_in_place ? p.mr_e : p.mr_e * kc;
 
-        for (int64_t jr = 0; jr < nc; jr += p.nr) {
-          const int64_t nr = std::min(p.nr, nc - jr), gj = jc + jr;
-          const T *bp = Bp + jr * kc * s;  // micro-panel jr / nr: nr × kc elements each
+        for (int64_t jr = 0, nr; jr < nc; jr += nr) {
+          nr = panel_width(jr, w0, p.nr, nc);
+          const int64_t gj = jc + jr;
+          const T *bp = Bp + panel_of(jr, w0, p.nr) * p.nr * kc * s;  // micro-panels of p.nr × kc elements
           int64_t r0, r1;
           triangle_rows(p.tri, ic, mc, p.mr_e, gj, nr, &r0, &r1);
           if (r0 >= r1) continue;
@@ -303,16 +324,20 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   T *Bw = static_cast<T *>(p.ws->b(slot));
   const bool a_in_place = direct_reads_a_in_place(p, m1 - m0);
   if (!a_in_place) K.pack_a_c(m1 - m0, k, p.A.p + 2 * m0 * p.A.rs, p.A.rs, p.A.cs, p.A.conj, Aw);
-  K.pack_b_c(k, n1 - n0, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw);
+  const int64_t w0 = first_panel(p.tri, n1 - n0, p.nr);
+  if (w0) K.pack_b_c(k, w0, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw);
+  K.pack_b_c(k, n1 - n0 - w0, p.B.p + 2 * (n0 + w0) * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk,
+             Bw + (w0 ? 2 * p.nr * k : 0));
   // Row r (from m0) of op(A): in place, or in packed panel r / MRC.
   const T *a0 = a_in_place ? p.A.p + 2 * m0 : Aw;
   const int64_t a_ks = a_in_place ? p.A.cs : p.mr_e, a_ps = a_in_place ? p.mr_e : p.mr_e * k;
-  for (int64_t jr = n0; jr < n1; jr += p.nr) {
-    const int64_t nr = std::min(p.nr, n1 - jr);
+  for (int64_t jr = n0, nr; jr < n1; jr += nr) {
+    nr = panel_width(jr - n0, w0, p.nr, n1 - n0);
     int64_t r0, r1;
     triangle_rows(p.tri, m0, m1 - m0, p.mr_e, jr, nr, &r0, &r1);
     if (r0 >= r1) continue;
-    K.ukr_complex(k, a0 + 2 * tile_index(r0, p.mr_e) * a_ps, a_ks, a_ps, Bw + 2 * (jr - n0) * k, p.beta, p.herk,
+    const T *bp = Bw + 2 * panel_of(jr - n0, w0, p.nr) * p.nr * k;
+    K.ukr_complex(k, a0 + 2 * tile_index(r0, p.mr_e) * a_ps, a_ks, a_ps, bp, p.beta, p.herk,
                   p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc, r1 - r0, nr, p.tri, jr - (m0 + r0));
     if (p.herk) zero_diagonal_imag(p, m0 + r0, m0 + r1, jr, jr + nr);
   }
@@ -334,8 +359,9 @@ void run_direct(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
   // Row r (from m0) of op(A): packed micro-panel r / MR, or in place.
   const T *a0 = pack_a ? Ap : p.A.p + m0;
   const int64_t a_ks = pack_a ? K.mr : p.A.cs, a_ps = pack_a ? K.mr * p.k : K.mr;
-  for (int64_t jr = n0; jr < n1; jr += p.nr) {
-    const int64_t nr = std::min(p.nr, n1 - jr);
+  const int64_t w0 = first_panel(p.tri, n1 - n0, p.nr);
+  for (int64_t jr = n0, nr; jr < n1; jr += nr) {
+    nr = panel_width(jr - n0, w0, p.nr, n1 - n0);
     int64_t r0, r1;
     triangle_rows(p.tri, m0, m1 - m0, p.mr_e, jr, nr, &r0, &r1);
     if (r0 >= r1) continue;
