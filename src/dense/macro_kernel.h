@@ -227,7 +227,9 @@ inline void triangle_rows(Triangle tri, int64_t gi0, int64_t mc, int64_t mr_e, i
 // column 0 (q = 0) or w0 + (q - 1)·nr.
 inline int64_t first_panel(Triangle tri, int64_t nc, int64_t nr) { return tri == Triangle::upper ? nc % nr : 0; }
 // The panel holding column jr of the block (jr a panel start), and its width.
-inline int64_t panel_of(int64_t jr, int64_t w0, int64_t nr) { return w0 == 0 ? jr / nr : jr == 0 ? 0 : 1 + (jr - w0) / nr; }
+inline int64_t panel_of(int64_t jr, int64_t w0, int64_t nr) {
+  return w0 == 0 ? jr / nr : jr == 0 ? 0 : 1 + (jr - w0) / nr;
+}
 inline int64_t panel_width(int64_t jr, int64_t w0, int64_t nr, int64_t nc) {
   return jr == 0 && w0 != 0 ? w0 : std::min(nr, nc - jr);
 }
@@ -260,11 +262,12 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
       const int64_t w0 = first_panel(p.tri, nc, p.nr);
       if (cplx) {
         if (w0) K.pack_b_c(kc, w0, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bp);
-        K.pack_b_c(kc, nc - w0, b + w0 * p.B.cs * s, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk,
-                   Bp + (w0 ? p.nr * kc * s : 0));
+        if (nc > w0)
+          K.pack_b_c(kc, nc - w0, b + w0 * p.B.cs * s, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk,
+                     Bp + (w0 ? p.nr * kc * s : 0));
       } else if (!p.b_in_place) {
         if (w0) K.pack_b(kc, w0, b, p.B.rs, p.B.cs, Bp);
-        K.pack_b(kc, nc - w0, b + w0 * p.B.cs, p.B.rs, p.B.cs, Bp + (w0 ? p.nr * kc : 0));
+        if (nc > w0) K.pack_b(kc, nc - w0, b + w0 * p.B.cs, p.B.rs, p.B.cs, Bp + (w0 ? p.nr * kc : 0));
       }
       // beta on the first k block; later blocks add to C.
       const bool first = pc == 0;
@@ -326,8 +329,9 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   if (!a_in_place) K.pack_a_c(m1 - m0, k, p.A.p + 2 * m0 * p.A.rs, p.A.rs, p.A.cs, p.A.conj, Aw);
   const int64_t w0 = first_panel(p.tri, n1 - n0, p.nr);
   if (w0) K.pack_b_c(k, w0, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw);
-  K.pack_b_c(k, n1 - n0 - w0, p.B.p + 2 * (n0 + w0) * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk,
-             Bw + (w0 ? 2 * p.nr * k : 0));
+  if (n1 - n0 > w0)
+    K.pack_b_c(k, n1 - n0 - w0, p.B.p + 2 * (n0 + w0) * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk,
+               Bw + (w0 ? 2 * p.nr * k : 0));
   // Row r (from m0) of op(A): in place, or in packed panel r / MRC.
   const T *a0 = a_in_place ? p.A.p + 2 * m0 : Aw;
   const int64_t a_ks = a_in_place ? p.A.cs : p.mr_e, a_ps = a_in_place ? p.mr_e : p.mr_e * k;
