@@ -233,6 +233,14 @@ inline int64_t panel_of(int64_t jr, int64_t w0, int64_t nr) {
 inline int64_t panel_width(int64_t jr, int64_t w0, int64_t nr, int64_t nc) {
   return jr == 0 && w0 != 0 ? w0 : std::min(nr, nc - jr);
 }
+// Packs the block's nc columns in that order: pack(first column, columns,
+// destination offset in elements) for the partial panel, then the rest
+// (`panel`: elements per packed panel).
+template <class Pack>
+void pack_panels(int64_t nc, int64_t w0, int64_t panel, Pack pack) {
+  if (w0) pack(0, w0, 0);
+  if (nc > w0) pack(w0, nc - w0, w0 ? panel : 0);
+}
 
 // HERK: Netlib's C(J,J) = BETA*REAL(C(J,J)) + REAL(TEMP*A(J,L)) leaves the
 // diagonal exactly real; the kernels compute both parts, so the imaginary
@@ -260,15 +268,11 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
       const int64_t kc = std::min(p.kc_e, p.k - pc);
       const T *b = p.B.p + (pc * p.B.rs + jc * p.B.cs) * s;
       const int64_t w0 = first_panel(p.tri, nc, p.nr);
-      if (cplx) {
-        if (w0) K.pack_b_c(kc, w0, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bp);
-        if (nc > w0)
-          K.pack_b_c(kc, nc - w0, b + w0 * p.B.cs * s, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk,
-                     Bp + (w0 ? p.nr * kc * s : 0));
-      } else if (!p.b_in_place) {
-        if (w0) K.pack_b(kc, w0, b, p.B.rs, p.B.cs, Bp);
-        if (nc > w0) K.pack_b(kc, nc - w0, b + w0 * p.B.cs, p.B.rs, p.B.cs, Bp + (w0 ? p.nr * kc : 0));
-      }
+      if (cplx || !p.b_in_place)
+        pack_panels(nc, w0, p.nr * kc * s, [&](int64_t j0, int64_t cols, int64_t at) {
+          if (cplx) K.pack_b_c(kc, cols, b + j0 * p.B.cs * s, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bp + at);
+          else K.pack_b(kc, cols, b + j0 * p.B.cs, p.B.rs, p.B.cs, Bp + at);
+        });
       // beta on the first k block; later blocks add to C.
       const bool first = pc == 0;
       const T beta_r = first ? p.beta[0] : T(1);
@@ -328,10 +332,9 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   const bool a_in_place = direct_reads_a_in_place(p, m1 - m0);
   if (!a_in_place) K.pack_a_c(m1 - m0, k, p.A.p + 2 * m0 * p.A.rs, p.A.rs, p.A.cs, p.A.conj, Aw);
   const int64_t w0 = first_panel(p.tri, n1 - n0, p.nr);
-  if (w0) K.pack_b_c(k, w0, p.B.p + 2 * n0 * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw);
-  if (n1 - n0 > w0)
-    K.pack_b_c(k, n1 - n0 - w0, p.B.p + 2 * (n0 + w0) * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk,
-               Bw + (w0 ? 2 * p.nr * k : 0));
+  pack_panels(n1 - n0, w0, 2 * p.nr * k, [&](int64_t j0, int64_t cols, int64_t at) {
+    K.pack_b_c(k, cols, p.B.p + 2 * (n0 + j0) * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw + at);
+  });
   // Row r (from m0) of op(A): in place, or in packed panel r / MRC.
   const T *a0 = a_in_place ? p.A.p + 2 * m0 : Aw;
   const int64_t a_ks = a_in_place ? p.A.cs : p.mr_e, a_ps = a_in_place ? p.mr_e : p.mr_e * k;

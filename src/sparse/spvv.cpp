@@ -84,8 +84,7 @@ extern "C" tesseraStatus_t tsparseSpVV(tsparseHandle_t h, tsparseOperation_t op,
     }
     partials = heap_partials.data();
   }
-  t.args = SpvvArgs{x->nnz, int64_t(x->base), kChunk, x->base, y->size + x->base, x->indices, x->values,
-                    y->values, partials};
+  t.args = SpvvArgs{x->nnz, int64_t(x->base), kChunk, y->size + x->base, x->indices, x->values, y->values, partials};
   t.kernel = K.spvv[vt][x->idx_type == TSPARSE_INDEX_64I];
 
   int threads = 1;

@@ -179,46 +179,57 @@ struct Gather<int32_t, int64_t> {
   }
 };
 
-// Index range with AVX2 min/max (this file is compiled without the loop
-// vectorizer, which otherwise turns short scalar row loops into slow
-// emulated gathers).
-template <>
-void index_range<int32_t>(const void *idx, int64_t n, int64_t *mn, int64_t *mx) {
-  const int32_t *p = static_cast<const int32_t *>(idx);
-  __m256i lo = _mm256_set1_epi32(INT32_MAX), hi = _mm256_set1_epi32(INT32_MIN);
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + i));
-    lo = _mm256_min_epi32(lo, v);
-    hi = _mm256_max_epi32(hi, v);
+// Integer lanes of one index width in a 256-bit vector: AVX2 has no 64-bit
+// min/max, hence the blends.
+template <class I>
+struct IdxLanes {
+  static constexpr int L = 32 / int(sizeof(I));
+  static __m256i splat(int64_t v) { return sizeof(I) == 4 ? _mm256_set1_epi32(int32_t(v)) : _mm256_set1_epi64x(v); }
+  static __m256i gt(__m256i a, __m256i b) {
+    if constexpr (sizeof(I) == 4) return _mm256_cmpgt_epi32(a, b);
+    else return _mm256_cmpgt_epi64(a, b);
   }
-  alignas(32) int32_t l[8], h[8];
+  static __m256i min(__m256i a, __m256i b) {
+    if constexpr (sizeof(I) == 4) return _mm256_min_epi32(a, b);
+    else return _mm256_blendv_epi8(a, b, gt(a, b));
+  }
+  static __m256i max(__m256i a, __m256i b) {
+    if constexpr (sizeof(I) == 4) return _mm256_max_epi32(a, b);
+    else return _mm256_blendv_epi8(a, b, gt(b, a));
+  }
+  static __m256i load(const I *p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)); }
+};
+
+// Index range with AVX2 min/max, both index widths (this file is compiled
+// without the loop vectorizer, which otherwise turns short scalar row loops
+// into slow emulated gathers).
+template <class I>
+void index_range_avx2(const I *p, int64_t n, int64_t *mn, int64_t *mx) {
+  using X = IdxLanes<I>;
+  constexpr I kMax = std::numeric_limits<I>::max(), kMin = std::numeric_limits<I>::min();
+  __m256i lo = X::splat(kMax), hi = X::splat(kMin);
+  int64_t i = 0;
+  for (; i + X::L <= n; i += X::L) {
+    const __m256i v = X::load(p + i);
+    lo = X::min(lo, v);
+    hi = X::max(hi, v);
+  }
+  alignas(32) I l[X::L], h[X::L];
   _mm256_store_si256(reinterpret_cast<__m256i *>(l), lo);
   _mm256_store_si256(reinterpret_cast<__m256i *>(h), hi);
-  int32_t a = INT32_MAX, b = INT32_MIN;
-  for (int k = 0; k < 8; ++k) a = std::min(a, l[k]), b = std::max(b, h[k]);
+  I a = kMax, b = kMin;
+  for (int k = 0; k < X::L; ++k) a = std::min(a, l[k]), b = std::max(b, h[k]);
   for (; i < n; ++i) a = std::min(a, p[i]), b = std::max(b, p[i]);
   *mn = a;
   *mx = b;
 }
 template <>
-void index_range<int64_t>(const void *idx, int64_t n, int64_t *mn, int64_t *mx) {
-  const int64_t *p = static_cast<const int64_t *>(idx);
-  __m256i lo = _mm256_set1_epi64x(INT64_MAX), hi = _mm256_set1_epi64x(INT64_MIN);
-  int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + i));
-    lo = _mm256_blendv_epi8(lo, v, _mm256_cmpgt_epi64(lo, v));
-    hi = _mm256_blendv_epi8(hi, v, _mm256_cmpgt_epi64(v, hi));
-  }
-  alignas(32) int64_t l[4], h[4];
-  _mm256_store_si256(reinterpret_cast<__m256i *>(l), lo);
-  _mm256_store_si256(reinterpret_cast<__m256i *>(h), hi);
-  int64_t a = INT64_MAX, b = INT64_MIN;
-  for (int k = 0; k < 4; ++k) a = std::min(a, l[k]), b = std::max(b, h[k]);
-  for (; i < n; ++i) a = std::min(a, p[i]), b = std::max(b, p[i]);
-  *mn = a;
-  *mx = b;
+void index_range<int32_t>(const int32_t *p, int64_t n, int64_t *mn, int64_t *mx) {
+  index_range_avx2(p, n, mn, mx);
+}
+template <>
+void index_range<int64_t>(const int64_t *p, int64_t n, int64_t *mn, int64_t *mx) {
+  index_range_avx2(p, n, mn, mx);
 }
 
 // sum_j v[j] * y[c[j] - base] with four independent W-lane accumulators
@@ -283,21 +294,14 @@ inline __m128i lanes_of(const int32_t *y, const int64_t *c, __m128i) {
 
 // Whether the n (a multiple of the vector width) indices at c lie in
 // [lo, hi]: compares on whole vectors of indices, one branch for all.
-inline bool lanes_in(const int32_t *c, int n, int64_t lo, int64_t hi) {
-  const __m256i l = _mm256_set1_epi32(int32_t(lo)), h = _mm256_set1_epi32(int32_t(std::min<int64_t>(hi, INT32_MAX)));
+template <class I>
+inline bool lanes_in(const I *c, int n, int64_t lo, int64_t hi) {
+  using X = IdxLanes<I>;
+  const __m256i l = X::splat(lo), h = X::splat(sizeof(I) == 4 ? std::min<int64_t>(hi, INT32_MAX) : hi);
   __m256i bad = _mm256_setzero_si256();
-  for (int k = 0; k < n; k += 8) {
-    const __m256i i = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(c + k));
-    bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi32(l, i), _mm256_cmpgt_epi32(i, h)));
-  }
-  return _mm256_testz_si256(bad, bad);
-}
-inline bool lanes_in(const int64_t *c, int n, int64_t lo, int64_t hi) {
-  const __m256i l = _mm256_set1_epi64x(lo), h = _mm256_set1_epi64x(hi);
-  __m256i bad = _mm256_setzero_si256();
-  for (int k = 0; k < n; k += 4) {
-    const __m256i i = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(c + k));
-    bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi64(l, i), _mm256_cmpgt_epi64(i, h)));
+  for (int k = 0; k < n; k += X::L) {
+    const __m256i i = X::load(c + k);
+    bad = _mm256_or_si256(bad, _mm256_or_si256(X::gt(l, i), X::gt(i, h)));
   }
   return _mm256_testz_si256(bad, bad);
 }
@@ -309,8 +313,7 @@ inline bool lanes_in(const int64_t *c, int n, int64_t lo, int64_t hi) {
 // chunk first was 11 % of a call: the indices streamed from L3 with nothing
 // to hide behind. Checking blocks of 1024 one block ahead measured no better.)
 template <class T, class I>
-bool spvv_dot(const T *v, const I *c, const T *y, int64_t base, int64_t len, int64_t lo, int64_t hi,
-              AccOf<T> *sum) {
+bool spvv_dot(const T *v, const I *c, const T *y, int64_t base, int64_t len, int64_t hi, AccOf<T> *sum) {
   using G = Gather<T, I>;
   using V = typename G::V;
   constexpr int W = G::W;
@@ -322,22 +325,22 @@ bool spvv_dot(const T *v, const I *c, const T *y, int64_t base, int64_t len, int
     a0 = G::madd(a0, G::load(v + j), lanes_of(yb, c + j, V{}));
     a1 = G::madd(a1, G::load(v + j + W), lanes_of(yb, c + j + W, V{}));
   };
-  if (!indices_in(c, std::min(len, kSpvvAhead), lo, hi)) return false;
+  if (!indices_in(c, std::min(len, kSpvvAhead), base, hi)) return false;
   int64_t j = 0;
   for (; j + 2 * W + kSpvvAhead <= len; j += 2 * W) {
     const I *ahead = c + j + kSpvvAhead;
-    if (!lanes_in(ahead, 2 * W, lo, hi - 1)) return false;
+    if (!lanes_in(ahead, 2 * W, base, hi - 1)) return false;
     for (int p = 0; p < 2 * W; p += 4)
       _mm_prefetch(reinterpret_cast<const char *>(yb + ahead[p]), _MM_HINT_T0);
     step2(j);
   }
   const int64_t checked = std::min(len, j + kSpvvAhead);  // [0, checked) passed
-  if (!indices_in(c + checked, len - checked, lo, hi)) return false;
+  if (!indices_in(c + checked, len - checked, base, hi)) return false;
   for (; j + 2 * W <= len; j += 2 * W) step2(j);
   for (; j + W <= len; j += W) a0 = G::madd(a0, G::load(v + j), lanes_of(yb, c + j, V{}));
   if constexpr (std::is_same_v<T, int32_t>) {
     uint32_t s = G::sum(G::add(a0, a1));
-    for (; j < len; ++j) s += uint32_t(v[j]) * uint32_t(y[int64_t(c[j]) - base]);
+    for (; j < len; ++j) s += uint32_t(v[j]) * uint32_t(yb[c[j]]);
     *sum = s;
   } else {
     if (j < len) a1 = G::add(a1, G::tail_product(v + j, c + j, y, base, int(len - j)));
@@ -348,9 +351,8 @@ bool spvv_dot(const T *v, const I *c, const T *y, int64_t base, int64_t len, int
 
 template <class T, class I>
 struct SpvvDot<T, I, std::enable_if_t<!std::is_same_v<T, uint16_t>>> {
-  static bool run(const T *v, const I *c, const T *y, int64_t base, int64_t len, int64_t lo, int64_t hi,
-                  AccOf<T> *sum) {
-    return spvv_dot(v, c, y, base, len, lo, hi, sum);
+  static bool run(const T *v, const I *c, const T *y, int64_t base, int64_t len, int64_t hi, AccOf<T> *sum) {
+    return spvv_dot(v, c, y, base, len, hi, sum);
   }
 };
 
@@ -512,9 +514,9 @@ struct ShortDot<T, I, std::enable_if_t<std::is_floating_point_v<T>>> {
 // scalars (no 16-bit gather), converted likewise; fp32 FMA accumulation.
 template <class I>
 struct SpvvDot<uint16_t, I> {
-  static bool run(const uint16_t *v, const I *c, const uint16_t *y, int64_t base, int64_t len, int64_t lo,
-                  int64_t hi, float *sum) {
-    if (!indices_in(c, len, lo, hi)) return false;
+  static bool run(const uint16_t *v, const I *c, const uint16_t *y, int64_t base, int64_t len, int64_t hi,
+                  float *sum) {
+    if (!indices_in(c, len, base, hi)) return false;
     *sum = dot(v, c, y, base, len);
     return true;
   }

@@ -27,14 +27,14 @@ enum IType : int { kI32Idx = 0, kI64Idx = 1 };
 
 // SpVV: nnz split into chunks of `chunk` entries; chunk c writes its partial
 // sum (in the compute type) to partial[c] and returns true, or returns false
-// when one of its indices lies outside [lo, hi) — no y element (and no
+// when one of its indices lies outside [base, hi) — no y element (and no
 // prefetch) is reached through an index before it has been checked.
 // combine() adds partials 0..n-1 in order into *result.
 struct SpvvArgs {
   int64_t nnz = 0;
   int64_t base = 0;
   int64_t chunk = 0;
-  int64_t lo = 0, hi = 0;  // valid raw index range [base, size + base)
+  int64_t hi = 0;  // valid raw indices: [base, hi), hi = y's size + base
   const void *indices = nullptr;
   const void *values = nullptr;
   const void *y = nullptr;
