@@ -92,19 +92,60 @@ bool load_openblas(Peer &p, const char *path, const char *coretype) {
   return true;
 }
 
-bool load_blis(Peer &p, const char *path) {
-  p.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+// BLIS reads BLIS_ARCH_TYPE (a numeric arch_t id) once, in bli_init. The id
+// of a configuration name, from a loaded instance's own table; -1 if absent.
+int64_t blis_arch_id(void *lib, const char *name) {
+  const char *(*arch_str)(int64_t) = nullptr;
+  sym(lib, "bli_arch_string", arch_str);
+  for (int64_t i = 0; arch_str && i < 64; ++i) {
+    const char *s = arch_str(i);
+    if (!s) break;
+    if (std::string(s) == name) return i;
+    if (std::string(s) == "generic") break;  // the table's last entry
+  }
+  return -1;
+}
+
+// Loads `path` as a BLIS peer; with `arch`, a private copy initialised with
+// BLIS_ARCH_TYPE forcing that configuration. BLIS 0.9.0 does not recognise
+// Zen 5 (family 26) and falls back to its slow "generic" kernels there; the
+// issue's peer is BLIS with its zen3 kernels, so the default peer is forced
+// to zen3 when detection fails, and "BLIS-skx" adds its AVX-512 kernels on
+// CPUs that have AVX-512.
+bool load_blis(Peer &p, const char *path, const char *arch) {
+  std::string file = path;
+  const char *old = std::getenv("BLIS_ARCH_TYPE");
+  const std::string saved = old ? old : "";
+  if (arch) {
+    void *probe = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    const int64_t id = probe ? blis_arch_id(probe, arch) : -1;
+    if (id < 0) return false;
+    auto dir = std::filesystem::temp_directory_path() / ("tessera-bench-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    auto copy = dir / (p.name + ".so");
+    std::error_code ec;
+    std::filesystem::copy_file(path, copy, std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) return false;
+    file = copy.string();
+    setenv("BLIS_ARCH_TYPE", std::to_string(id).c_str(), 1);
+  }
+  p.lib = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void (*init)() = nullptr;
+  if (p.lib) sym(p.lib, "bli_init", init);
+  if (init) init();  // reads BLIS_ARCH_TYPE; bli_arch_query_id aborts before bli_init
+  if (arch) {
+    if (old) setenv("BLIS_ARCH_TYPE", saved.c_str(), 1);
+    else unsetenv("BLIS_ARCH_TYPE");
+    std::filesystem::remove(file);  // the mapping stays valid
+  }
   if (!p.lib || !bind_cblas(p)) return false;
   void (*set)(int64_t) = nullptr;
-  void (*init)() = nullptr;
   int64_t (*arch_id)() = nullptr;
   const char *(*arch_str)(int64_t) = nullptr;
   sym(p.lib, "bli_thread_set_num_threads", set);
-  sym(p.lib, "bli_init", init);
   sym(p.lib, "bli_arch_query_id", arch_id);
   sym(p.lib, "bli_arch_string", arch_str);
   if (!set) return false;
-  if (init) init();  // bli_arch_query_id aborts before bli_init
   p.set_threads = [set](int n) { set(n); };
   if (arch_id && arch_str) p.detail = std::string("arch ") + arch_str(arch_id());
   return true;
@@ -117,24 +158,34 @@ std::vector<Peer> load_peers(const std::string &filter, bool verbose) {
   struct Spec {
     const char *name, *path, *coretype;
     bool blis;
+    const char *arch;  // BLIS: configuration forced (nullptr: BLIS's own detection)
   };
   // OpenBLAS pthread (Debian's default alternative) and OpenMP builds, each
   // with its default kernel choice and with OPENBLAS_CORETYPE=ZEN; BLIS
-  // (OpenMP build, Debian's default).
-  const Spec specs[] = {{"OpenBLAS", kOpenBlasPthread, nullptr, false},
-                        {"OpenBLAS-ZEN", kOpenBlasPthread, "ZEN", false},
-                        {"OpenBLAS-omp", kOpenBlasOpenmp, nullptr, false},
-                        {"OpenBLAS-omp-ZEN", kOpenBlasOpenmp, "ZEN", false},
-                        {"BLIS", kBlisOpenmp, nullptr, true}};
+  // (OpenMP build, Debian's default): its own choice, or zen3 where it
+  // detects nothing better than generic, and skx (AVX-512) where the CPU has it.
+  const bool avx512 = __builtin_cpu_supports("avx512f");
+  const Spec specs[] = {{"OpenBLAS", kOpenBlasPthread, nullptr, false, nullptr},
+                        {"OpenBLAS-ZEN", kOpenBlasPthread, "ZEN", false, nullptr},
+                        {"OpenBLAS-omp", kOpenBlasOpenmp, nullptr, false, nullptr},
+                        {"OpenBLAS-omp-ZEN", kOpenBlasOpenmp, "ZEN", false, nullptr},
+                        {"BLIS", kBlisOpenmp, nullptr, true, nullptr},
+                        {"BLIS-skx", kBlisOpenmp, nullptr, true, "skx"}};
   for (const Spec &s : specs) {
     if (!wanted(filter, s.name)) continue;
     if (!std::filesystem::exists(s.path)) {
       if (verbose) std::fprintf(stderr, "peer %-17s not installed (%s)\n", s.name, s.path);
       continue;
     }
+    if (s.arch && std::string(s.arch) == "skx" && !avx512) continue;
     Peer p;
     p.name = s.name;
-    bool ok = s.blis ? load_blis(p, s.path) : load_openblas(p, s.path, s.coretype);
+    bool ok = s.blis ? load_blis(p, s.path, s.arch) : load_openblas(p, s.path, s.coretype);
+    if (ok && s.blis && !s.arch && p.detail == "arch generic") {
+      p = Peer{};  // BLIS did not recognise this CPU: its zen3 kernels, as the peer
+      p.name = s.name;
+      ok = load_blis(p, s.path, "zen3");
+    }
     if (!ok) {
       if (verbose) std::fprintf(stderr, "peer %-17s failed to load: %s\n", s.name, dlerror());
       continue;

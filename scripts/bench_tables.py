@@ -11,7 +11,7 @@ import csv
 import math
 import sys
 
-PEERS = ["OpenBLAS", "OpenBLAS-ZEN", "OpenBLAS-omp", "OpenBLAS-omp-ZEN", "BLIS"]
+PEERS = ["OpenBLAS", "OpenBLAS-ZEN", "OpenBLAS-omp", "OpenBLAS-omp-ZEN", "BLIS", "BLIS-skx"]
 
 
 def geomean(v):

@@ -1,6 +1,12 @@
-// Sparse kernels compiled for AVX-512 (reached only when the CPU has it).
-// Same template; the compiler's code generation is the only difference, since
-// on Zen 4 512-bit gathers are double-pumped and measure no faster.
+// Sparse kernels compiled for AVX-512 (reached only when the CPU has it): the
+// template with the same 256-bit vector specialisations as AVX2, compiled
+// with AVX-512 flags.
+#include <immintrin.h>
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -14,6 +20,7 @@ namespace tessera::sparse::avx512 {
 
 constexpr bool kHasFma = true;
 #include "sparse/kernels/sparse_template.inc"
+#include "sparse/kernels/sparse_vec256.inc"
 
 TESSERA_SPARSE_TABLE("avx512");
 
