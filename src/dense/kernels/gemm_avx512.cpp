@@ -63,5 +63,10 @@ struct VF32 {
 // f32: 384·12·4 = 18 KiB) and MC a multiple of MR.
 const GemmKernels<double> kF64 = make_gemm_kernels<VF64, 2, 12>("f64_gemm_16x12__avx512", 256, 240, 2040);
 const GemmKernels<float> kF32 = make_gemm_kernels<VF32, 2, 12>("f32_gemm_32x12__avx512", 384, 320, 2040);
+// Narrow tiles (complex 8×4 in f32, 4×4 in f64): 1 vector × 8 columns, for
+// small-n complex SYRK, where the 16×6 complex tile is mostly outside the
+// triangle (see syrk_driver.cpp); same blocks as the main tables.
+const GemmKernels<double> kF64Narrow = make_gemm_kernels<VF64, 1, 8>("f64_gemm_8x8__avx512", 256, 240, 2040);
+const GemmKernels<float> kF32Narrow = make_gemm_kernels<VF32, 1, 8>("f32_gemm_16x8__avx512", 384, 320, 2040);
 
 }  // namespace tessera::dense::avx512

@@ -24,12 +24,22 @@ const GemmKernels<double> &gemm_kernels<double>(Arch arch) {
 
 template <>
 const GemmKernels<float> &gemm_kernels_narrow<float>(Arch arch) {
-  return arch == Arch::avx2 ? avx2::kF32Narrow : gemm_kernels<float>(arch);
+  switch (arch) {
+    case Arch::avx512: return avx512::kF32Narrow;
+    case Arch::avx2: return avx2::kF32Narrow;
+    case Arch::generic: break;
+  }
+  return gemm_kernels<float>(arch);
 }
 
 template <>
 const GemmKernels<double> &gemm_kernels_narrow<double>(Arch arch) {
-  return arch == Arch::avx2 ? avx2::kF64Narrow : gemm_kernels<double>(arch);
+  switch (arch) {
+    case Arch::avx512: return avx512::kF64Narrow;
+    case Arch::avx2: return avx2::kF64Narrow;
+    case Arch::generic: break;
+  }
+  return gemm_kernels<double>(arch);
 }
 
 }  // namespace tessera::dense

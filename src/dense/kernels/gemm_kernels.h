@@ -90,7 +90,10 @@ namespace avx2 {
 extern const GemmKernels<float> kF32, kF32Narrow;
 extern const GemmKernels<double> kF64, kF64Narrow;
 }
-namespace avx512 { extern const GemmKernels<float> kF32; extern const GemmKernels<double> kF64; }
+namespace avx512 {
+extern const GemmKernels<float> kF32, kF32Narrow;
+extern const GemmKernels<double> kF64, kF64Narrow;
+}
 
 template <typename T>
 const GemmKernels<T> &gemm_kernels(Arch arch);
