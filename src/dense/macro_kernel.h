@@ -127,16 +127,21 @@ void set_blocking(Level3Plan<T> &p, const tblasContext *h) {
 // does not pay for itself: when all of C's rows fit one MC block, each packed
 // B panel feeds only that block's few row tiles, and in k-dominated shapes
 // (64×64×20000) the packing is a whole extra pass over A and B (a third of
-// the time). Real types only (complex B must be formed as Netlib's
-// TEMP = alpha·op(B) anyway):
-//   op(B) with contiguous columns (op N): the kernel broadcasts from NR
-//   columns; the kc × NR micro-panel stays L1-resident between tiles;
+// the time):
+//   op(B) with contiguous columns (op N), real types (complex B must be
+//   formed as Netlib's TEMP = alpha·op(B) anyway): the kernel broadcasts
+//   from NR columns; the kc × NR micro-panel stays L1-resident between tiles;
 //   op(A) f32 with contiguous columns at most 512 bytes apart (m ≤ 128): the
 //   kernel reads each micro-panel at a constant short stride. Packing A costs
-//   the most per flop in f32 (8 lanes per FMA); for f64 and complex, and f32
-//   with longer strides, in-place A measured slower than packing (dgemm
-//   96×48×8192 28 → 20 GF/s, zgemm 96×48×8192 35 → 28, sgemm 200×100×4096
-//   70 → 66), so those A blocks stay packed.
+//   the most per flop in f32 (8 lanes per FMA); for f64, and f32 with longer
+//   strides, in-place A measured slower than packing (dgemm 96×48×8192
+//   28 → 20 GF/s, sgemm 200×100×4096 70 → 66), so those A blocks stay packed;
+//   complex A (unconjugated, columns ≤ 512 bytes apart: lda ≤ 64 complex
+//   float, 32 complex double) in place: on Zen 5 with AVX-512, 1 thread,
+//   median of 5, GF/s: csyrk N 16×2048 83 → 89, 24×1000 104 → 108,
+//   48×1000 147 → 162; cgemm 64×64×20000 152 → 157,
+//   others within noise (on the AVX2 Zen 4 machine zgemm 96×48×8192 had
+//   lost 35 → 28 with in-place A at any stride).
 // Measured (1 thread, side by side, median of 7, GF/s): sgemm 64×64×20000
 // 45 → 70, 96×48×8192 57 → 78, 128×64×8192 67 → 77, 128³ 71 → 82 (2 threads
 // 108–127 → 137); dgemm 128³ 37 → 39, 64×64×20000 (B only) 26 → 29. With m
@@ -146,7 +151,11 @@ void set_blocking(Level3Plan<T> &p, const tblasContext *h) {
 // same either way, so the choice never changes a result.
 template <typename T>
 void choose_in_place(Level3Plan<T> &p) {
-  if (p.direct || p.s != 1 || p.k < 64 || p.m > p.mc_e) return;
+  if (p.direct || p.k < 64 || p.m > p.mc_e) return;
+  if (p.s == 2) {
+    p.a_in_place = p.A.rs == 1 && !p.A.conj && p.A.cs * int64_t(2 * sizeof(T)) <= 512;
+    return;
+  }
   p.b_in_place = p.B.rs == 1;
   p.a_in_place = sizeof(T) == 4 && p.A.rs == 1 && p.A.cs * int64_t(sizeof(T)) <= 512;
 }
