@@ -99,9 +99,9 @@ TEST(Gemm, EdgeSweepComplexDouble) { edge_sweep<std::complex<double>>(4); }
 
 // Shapes with all rows in one MC block and k >= 64 (k-dominated ones here):
 // the blocked path reads real op(B) in place when its columns are contiguous
-// (op N), and f32 op(A) when its columns are contiguous and short; it packs
-// them otherwise (and always for complex). Every op, paddings, tile-edge
-// row/column counts.
+// (op N), and f32 and complex op(A) when its columns are contiguous, short
+// (at most 512 bytes apart) and not conjugated; it packs them otherwise (and
+// complex B always). Every op, paddings, tile-edge row/column counts.
 template <typename T>
 void in_place_sweep(uint64_t seed) {
   std::mt19937_64 rng(seed);

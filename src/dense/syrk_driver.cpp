@@ -46,15 +46,27 @@ double triangle_area(bool lower, int64_t n, int64_t j0, int64_t j1) {
   return lower ? w * double(n) - half_sum : half_sum + w;
 }
 
-// Small complex SYRKs (4 <= n <= 28) take the narrow table's tile (4×4
-// complex f32 instead of 8×3): less of each diagonal tile lies outside the
-// triangle. Measured (csyrk, 1 thread, µs, main → narrow): n=4 k=2048 9.1 →
-// 4.9, n=8 k=1000 9.7 → 7.2, n=16 k=2048 62 → 52, n=28 k=1000 71 → 62,
-// n=13 k=5 0.55 → 0.48, n=20 within noise; n ≤ 3 is better on the main tile
-// (its single row tile uses one vector, see ctile's MA) and n = 32 too
-// (12 FMA chains against the narrow tile's 8). Each element's arithmetic is
-// the same in either tile, so the choice never changes a result.
-inline bool narrow_tiles_pay(int64_t n) { return n >= 4 && n <= 28; }
+// Small complex SYRKs take the narrow table's tile (4×4 complex f32 instead
+// of 8×3 on AVX2; 8×4 instead of 16×6 on AVX-512): less of each diagonal tile
+// lies outside the triangle. With op(A) packed (trans T, or A's columns far
+// apart), for 4 <= n <= 28. Measured (csyrk, 1 thread, AVX2, µs, main →
+// narrow): n=4 k=2048 9.1 → 4.9, n=8 k=1000 9.7 → 7.2, n=16 k=2048 62 → 52,
+// n=28 k=1000 71 → 62, n=13 k=5 0.55 → 0.48, n=20 within noise; n ≤ 3 is
+// better on the main tile (its single row tile uses one vector, see ctile's
+// MA) and n = 32 too (12 FMA chains against the narrow tile's 8); on
+// AVX-512 (Zen 5, GF/s) T n=16 k=1000 66 → 80, n=24 87 → 97. With op(A)
+// read in place (trans N, columns <= 512 bytes apart: see choose_in_place)
+// the main tile's taller row tile reads each A line once per k-step and wins
+// from n = 12 (GF/s, main vs narrow; AVX-512: csyrk 12×1000 78 vs 66, 16×1000
+// 97 vs 87, 24×1000 111 vs 97, zsyrk 24×1000 65 vs 60, 12 even; AVX2: csyrk
+// 24×1000 74 vs 66, zsyrk 12×1000 34 vs 30, csyrk 12 and 16 lose 20 % and
+// 3 %), so there only n < 12 is narrow. Each element's arithmetic is the
+// same in either tile, so the choice never changes a result.
+template <typename T>
+bool narrow_tiles_pay(int64_t n, const GemmOperand<T> &opA) {
+  const bool a_in_place = opA.rs == 1 && !opA.conj && opA.cs * int64_t(2 * sizeof(T)) <= 512;
+  return n >= 4 && n <= (a_in_place ? 11 : 28);
+}
 
 // Column strips [strips[u], strips[u+1]) of whole NR panels with about equal
 // triangle area each.
@@ -150,7 +162,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
 
   Level3Plan<T> p;
   p.K = &gemm_kernels<T>(h->arch);
-  if (Complex && narrow_tiles_pay(n)) p.K = &gemm_kernels_narrow<T>(h->arch);
+  if (Complex && narrow_tiles_pay(n, opA)) p.K = &gemm_kernels_narrow<T>(h->arch);
   p.s = s;
   p.m = p.n = n;
   p.k = k;
