@@ -23,21 +23,19 @@ namespace {
 // Threads claim units (blocks of whole tiles of C) from a counter until none
 // are left; the caller alone can finish them all if a worker starts late.
 template <typename T>
-void gemm_task(void *ctx, int slot, int /*nslots*/) {
+void gemm_task(void *ctx, int slot, int nslots) {
   Level3Plan<T> &p = *static_cast<Level3Plan<T> *>(ctx);
-  const int units = p.tm * p.tn;
-  for (int u = p.next_unit.fetch_add(1, std::memory_order_relaxed); u < units;
-       u = p.next_unit.fetch_add(1, std::memory_order_relaxed)) {
+  for_each_unit(p, nslots, p.tm * p.tn, [&](int u) {
     const int ui = u % p.tm, uj = u / p.tm;
     // Contiguous ranges of whole tiles; unit i of t gets tiles [i*T/t, (i+1)*T/t).
     const int64_t mt0 = p.m_tiles * ui / p.tm, mt1 = p.m_tiles * (ui + 1) / p.tm;
     const int64_t nt0 = p.n_tiles * uj / p.tn, nt1 = p.n_tiles * (uj + 1) / p.tn;
     const int64_t m0 = mt0 * p.mr_e, m1 = std::min(p.m, mt1 * p.mr_e);
     const int64_t n0 = nt0 * p.nr, n1 = std::min(p.n, nt1 * p.nr);
-    if (m0 >= m1 || n0 >= n1) continue;
+    if (m0 >= m1 || n0 >= n1) return;
     if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
     else run_packed(p, slot, m0, m1, n0, n1);
-  }
+  });
 }
 
 // Picks the tm × tn grid of `units` work units minimising the largest unit's
@@ -110,6 +108,20 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
     return TESSERA_STATUS_SUCCESS;
   }
 
+  const double macs = double(m) * double(n) * double(k);
+  // Tiny real problems with op(A)'s columns contiguous: the direct kernel
+  // over column panels straight away, as run_direct would call it (one thread
+  // by the flop rule, nothing to pack) — without the plan, pool lease and
+  // workspace, which were ~40 ns of a 4×4×4 dgemm's 70 (OpenBLAS's whole
+  // call: 30). The same kernel calls, so the same results.
+  if (!Complex && macs < kMinFlopsPerThread && A.rs == 1) {  // 2·macs flops: under two threads' worth
+    const GemmKernels<T> &K = gemm_kernels<T>(h->arch);
+    for (int64_t j = 0; j < n; j += K.nr)
+      K.ukr_direct(k, alpha[0], A.p, A.cs, K.mr, B.p + j * B.cs, B.rs, B.cs, beta[0], C + j * ldc, ldc, m,
+                   std::min<int64_t>(K.nr, n - j), Triangle::all, 0);
+    return TESSERA_STATUS_SUCCESS;
+  }
+
   Level3Plan<T> p;
   p.K = &gemm_kernels<T>(h->arch);
   p.s = s;
@@ -125,7 +137,6 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   p.C = C;
   p.ldc = ldc;
   p.tri = Triangle::all;
-  const double macs = double(m) * double(n) * double(k);
   p.direct = macs <= (Complex ? kDirectMaxMacsComplex : kDirectMaxMacs);
   set_blocking(p, h);
   choose_in_place(p);

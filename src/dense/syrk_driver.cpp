@@ -122,20 +122,19 @@ std::vector<int64_t> choose_strips(const Level3Plan<T> &p, bool lower, int threa
 }
 
 template <typename T>
-void syrk_task(void *ctx, int slot, int /*nslots*/) {
+void syrk_task(void *ctx, int slot, int nslots) {
   Level3Plan<T> &p = *static_cast<Level3Plan<T> *>(ctx);
   // No strips: one unit of all columns (one thread; no allocation for it).
   const bool whole = p.strips.empty();
   const int units = whole ? 1 : int(p.strips.size()) - 1;
-  for (int u = p.next_unit.fetch_add(1, std::memory_order_relaxed); u < units;
-       u = p.next_unit.fetch_add(1, std::memory_order_relaxed)) {
+  for_each_unit(p, nslots, units, [&](int u) {
     const int64_t n0 = whole ? 0 : p.strips[u], n1 = whole ? p.n : p.strips[u + 1];
     // Rows meeting the triangle in these columns, from a tile boundary.
     const int64_t m0 = p.tri == Triangle::lower ? tile_index(n0, p.mr_e) * p.mr_e : 0;
     const int64_t m1 = p.tri == Triangle::lower ? p.n : n1;
     if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
     else run_packed(p, slot, m0, m1, n0, n1);
-  }
+  });
 }
 
 }  // namespace
