@@ -97,7 +97,7 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 
 template <typename T, bool Complex>
 tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha,
-                             GemmOperand<T> A, GemmOperand<T> B, const T *beta, T *C, int64_t ldc) {
+                             const GemmOperand<T> &A, const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {
   constexpr int s = Complex ? 2 : 1;
   h->last_arch = h->arch;
   h->last_threads = 1;
@@ -160,16 +160,16 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
 }
 
 template tesseraStatus_t gemm_execute<float, false>(tblasContext *, int64_t, int64_t, int64_t, const float *,
-                                                     GemmOperand<float>, GemmOperand<float>, const float *,
+                                                     const GemmOperand<float> &, const GemmOperand<float> &, const float *,
                                                      float *, int64_t);
 template tesseraStatus_t gemm_execute<double, false>(tblasContext *, int64_t, int64_t, int64_t, const double *,
-                                                      GemmOperand<double>, GemmOperand<double>, const double *,
+                                                      const GemmOperand<double> &, const GemmOperand<double> &, const double *,
                                                       double *, int64_t);
 template tesseraStatus_t gemm_execute<float, true>(tblasContext *, int64_t, int64_t, int64_t, const float *,
-                                                    GemmOperand<float>, GemmOperand<float>, const float *,
+                                                    const GemmOperand<float> &, const GemmOperand<float> &, const float *,
                                                     float *, int64_t);
 template tesseraStatus_t gemm_execute<double, true>(tblasContext *, int64_t, int64_t, int64_t, const double *,
-                                                     GemmOperand<double>, GemmOperand<double>, const double *,
+                                                     const GemmOperand<double> &, const GemmOperand<double> &, const double *,
                                                      double *, int64_t);
 
 }  // namespace tessera::dense

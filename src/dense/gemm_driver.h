@@ -32,6 +32,6 @@ bool is_one(const T *x) {
 // alpha/beta point at two values. Returns SUCCESS or ALLOC_FAILED (C untouched).
 template <typename T, bool Complex>
 tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha,
-                             GemmOperand<T> A, GemmOperand<T> B, const T *beta, T *C, int64_t ldc);
+                             const GemmOperand<T> &A, const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc);
 
 }  // namespace tessera::dense

@@ -57,10 +57,13 @@ struct VF32 {
 
 // Tiles: 2 zmm × 12 columns = 24 accumulators + 2 A vectors + broadcasts
 // (folded into the FMA as {1toN} memory operands) within 32 zmm registers.
-// Zen 4 executes a zmm FMA as two 256-bit halves, so peak equals AVX2's; the
-// larger tile halves the loads per flop. Blocking as for AVX2, with KC sized
-// so the kc × 12 B micro-panel stays in the 32 KiB L1 (f64: 256·12·8 = 24 KiB;
-// f32: 384·12·4 = 18 KiB) and MC a multiple of MR.
+// Zen 4 executes a zmm FMA as two 256-bit halves (peak = AVX2's; the larger
+// tile halves the loads per flop); Zen 5 has full-width 512-bit FMA units
+// (measured 113–127 GF/s f64 per core on zmm, half on ymm). Blocking as for
+// AVX2, with KC sized so the kc × 12 B micro-panel stays in the 32 KiB L1 of
+// Zen 4 (f64: 256·12·8 = 24 KiB; f32: 384·12·4 = 18 KiB) and MC a multiple of
+// MR; on Zen 5 (48 KiB L1) KC 256–512 × MC 240–480 measured within noise of
+// these (dgemm 2048³, docs/performance.md).
 const GemmKernels<double> kF64 = make_gemm_kernels<VF64, 2, 12>("f64_gemm_16x12__avx512", 256, 240, 2040);
 const GemmKernels<float> kF32 = make_gemm_kernels<VF32, 2, 12>("f32_gemm_32x12__avx512", 384, 320, 2040);
 // Narrow tiles (complex 8×4 in f32, 4×4 in f64): 1 vector × 8 columns, for
