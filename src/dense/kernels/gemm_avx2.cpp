@@ -58,6 +58,13 @@ struct VF64 {
   static vec add(vec a, vec b) { return _mm256_add_pd(a, b); }
   static vec swap_pairs(vec a) { return _mm256_permute_pd(a, 0x5); }
   static vec addsub(vec a, vec b) { return _mm256_addsub_pd(a, b); }
+  // r[i] holds 2 complex of row i → r[l] holds element l of rows 0, 1.
+  static constexpr bool kTransposeC = true;
+  static void transpose_c(vec (&r)[2]) {
+    const vec t0 = _mm256_permute2f128_pd(r[0], r[1], 0x20), t1 = _mm256_permute2f128_pd(r[0], r[1], 0x31);
+    r[0] = t0;
+    r[1] = t1;
+  }
 };
 
 struct VF32 {
@@ -82,6 +89,19 @@ struct VF32 {
   static vec add(vec a, vec b) { return _mm256_add_ps(a, b); }
   static vec swap_pairs(vec a) { return _mm256_permute_ps(a, 0xB1); }
   static vec addsub(vec a, vec b) { return _mm256_addsub_ps(a, b); }
+  // r[i] holds 4 complex (64-bit units) of row i → r[l] holds element l of
+  // rows 0..3.
+  static constexpr bool kTransposeC = true;
+  static void transpose_c(vec (&r)[4]) {
+    const __m256d a0 = _mm256_castps_pd(r[0]), a1 = _mm256_castps_pd(r[1]), a2 = _mm256_castps_pd(r[2]),
+                  a3 = _mm256_castps_pd(r[3]);
+    const __m256d t0 = _mm256_unpacklo_pd(a0, a1), t1 = _mm256_unpackhi_pd(a0, a1);
+    const __m256d t2 = _mm256_unpacklo_pd(a2, a3), t3 = _mm256_unpackhi_pd(a2, a3);
+    r[0] = _mm256_castpd_ps(_mm256_permute2f128_pd(t0, t2, 0x20));
+    r[1] = _mm256_castpd_ps(_mm256_permute2f128_pd(t1, t3, 0x20));
+    r[2] = _mm256_castpd_ps(_mm256_permute2f128_pd(t0, t2, 0x31));
+    r[3] = _mm256_castpd_ps(_mm256_permute2f128_pd(t1, t3, 0x31));
+  }
 };
 
 #include "dense/kernels/gemm_template.inc"

@@ -10,6 +10,17 @@
 
 namespace tessera::dense::avx512 {
 
+// vshuff64x2 / vunpck[lh]pd with every lane kept: the unmasked intrinsics pass
+// _mm512_undefined_pd() as the merge source, which GCC 12 reports as
+// possibly uninitialised when inlined (a false positive); the same
+// instruction results.
+template <int Imm>
+inline __m512d shuffle_lanes(__m512d a, __m512d b) {
+  return _mm512_mask_shuffle_f64x2(a, __mmask8(0xFF), a, b, Imm);
+}
+inline __m512d unpack_lo(__m512d a, __m512d b) { return _mm512_mask_unpacklo_pd(a, __mmask8(0xFF), a, b); }
+inline __m512d unpack_hi(__m512d a, __m512d b) { return _mm512_mask_unpackhi_pd(a, __mmask8(0xFF), a, b); }
+
 struct VF64 {
   using T = double;
   using vec = __m512d;
@@ -30,6 +41,17 @@ struct VF64 {
   static vec swap_pairs(vec a) { return _mm512_shuffle_pd(a, a, 0x55); }
   // AVX-512 has no addsub: a*1 - b in even lanes, a*1 + b in odd (exact).
   static vec addsub(vec a, vec b) { return _mm512_fmaddsub_pd(a, _mm512_set1_pd(1.0), b); }
+  // r[i] holds 4 complex (128-bit lanes) of row i → r[l] holds element l of
+  // rows 0..3.
+  static constexpr bool kTransposeC = true;
+  static void transpose_c(vec (&r)[4]) {
+    const vec t0 = shuffle_lanes<0x44>(r[0], r[1]), t1 = shuffle_lanes<0xEE>(r[0], r[1]);
+    const vec t2 = shuffle_lanes<0x44>(r[2], r[3]), t3 = shuffle_lanes<0xEE>(r[2], r[3]);
+    r[0] = shuffle_lanes<0x88>(t0, t2);
+    r[1] = shuffle_lanes<0xDD>(t0, t2);
+    r[2] = shuffle_lanes<0x88>(t1, t3);
+    r[3] = shuffle_lanes<0xDD>(t1, t3);
+  }
 };
 
 struct VF32 {
@@ -51,6 +73,26 @@ struct VF32 {
   static vec add(vec a, vec b) { return _mm512_add_ps(a, b); }
   static vec swap_pairs(vec a) { return _mm512_shuffle_ps(a, a, 0xB1); }
   static vec addsub(vec a, vec b) { return _mm512_fmaddsub_ps(a, _mm512_set1_ps(1.0f), b); }
+  // r[i] holds 8 complex (64-bit units) of row i → r[l] holds element l of
+  // rows 0..7: pairs interleaved, then 128-bit lanes gathered in two rounds.
+  static constexpr bool kTransposeC = true;
+  static void transpose_c(vec (&r)[8]) {
+    __m512d t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+      t[i] = unpack_lo(_mm512_castps_pd(r[i]), _mm512_castps_pd(r[i + 1]));
+      t[i + 1] = unpack_hi(_mm512_castps_pd(r[i]), _mm512_castps_pd(r[i + 1]));
+    }
+    for (int h = 0; h < 8; h += 4) {  // rows h..h+3: lanes (0, 4) and (2, 6) of each pair
+      u[h] = shuffle_lanes<0x88>(t[h], t[h + 2]);
+      u[h + 1] = shuffle_lanes<0x88>(t[h + 1], t[h + 3]);
+      u[h + 2] = shuffle_lanes<0xDD>(t[h], t[h + 2]);
+      u[h + 3] = shuffle_lanes<0xDD>(t[h + 1], t[h + 3]);
+    }
+    for (int c = 0; c < 4; ++c) {
+      r[c] = _mm512_castpd_ps(shuffle_lanes<0x88>(u[c], u[c + 4]));
+      r[c + 4] = _mm512_castpd_ps(shuffle_lanes<0xDD>(u[c], u[c + 4]));
+    }
+  }
 };
 
 #include "dense/kernels/gemm_template.inc"
