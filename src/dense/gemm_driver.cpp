@@ -109,16 +109,14 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   }
 
   const double macs = double(m) * double(n) * double(k);
-  // Tiny real problems with op(A)'s columns contiguous: the direct kernel
-  // over column panels straight away, as run_direct would call it (one thread
-  // by the flop rule, nothing to pack) — without the plan, pool lease and
-  // workspace, which were ~40 ns of a 4×4×4 dgemm's 70 (OpenBLAS's whole
-  // call: 30). The same kernel calls, so the same results.
+  // Tiny real problems with op(A)'s columns contiguous: run_direct's panel
+  // loop straight away (one thread by the flop rule, nothing to pack) —
+  // without the plan, pool lease and workspace, which were ~40 ns of a 4×4×4
+  // dgemm's 70 (OpenBLAS's whole call: 30). The same kernel calls, so the
+  // same results.
   if (!Complex && macs < kMinFlopsPerThread && A.rs == 1) {  // 2·macs flops: under two threads' worth
     const GemmKernels<T> &K = gemm_kernels<T>(h->arch);
-    for (int64_t j = 0; j < n; j += K.nr)
-      K.ukr_direct(k, alpha[0], A.p, A.cs, K.mr, B.p + j * B.cs, B.rs, B.cs, beta[0], C + j * ldc, ldc, m,
-                   std::min<int64_t>(K.nr, n - j), Triangle::all, 0);
+    direct_panels(K, k, alpha[0], A.p, A.cs, K.mr, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n);
     return TESSERA_STATUS_SUCCESS;
   }
 

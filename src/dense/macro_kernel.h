@@ -138,6 +138,14 @@ void set_blocking(Level3Plan<T> &p, const tblasContext *h) {
     p.mc_e = std::max(p.mc_e, p.mc_e * p.kc_e / std::max<int64_t>(p.k, 1) / p.mr_e * p.mr_e);
 }
 
+// An operand whose columns are contiguous, unconjugated and at most 512 bytes
+// apart (s reals per element): what the kernels read in place at a constant
+// short stride (choose_in_place; SYRK's narrow-tile choice asks the same).
+template <typename T>
+bool short_columns(const GemmOperand<T> &x, int s) {
+  return x.rs == 1 && !x.conj && x.cs * int64_t(s * sizeof(T)) <= 512;
+}
+
 // Operands the blocked path reads in place instead of packing, where packing
 // does not pay for itself: when all of C's rows fit one MC block, each packed
 // B panel feeds only that block's few row tiles, and in k-dominated shapes
@@ -168,11 +176,11 @@ template <typename T>
 void choose_in_place(Level3Plan<T> &p) {
   if (p.direct || p.k < 64 || p.m > p.mc_e) return;
   if (p.s == 2) {
-    p.a_in_place = p.A.rs == 1 && !p.A.conj && p.A.cs * int64_t(2 * sizeof(T)) <= 512;
+    p.a_in_place = short_columns(p.A, 2);
     return;
   }
   p.b_in_place = p.B.rs == 1;
-  p.a_in_place = sizeof(T) == 4 && p.A.rs == 1 && p.A.cs * int64_t(sizeof(T)) <= 512;
+  p.a_in_place = sizeof(T) == 4 && short_columns(p.A, 1);
 }
 
 // Whether the direct paths read rows of op(A) in place (`rows` of them in a
@@ -374,6 +382,27 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   }
 }
 
+// The real direct kernel over C's rows [m0, m1) × columns [n0, n1), one call
+// per NR-column panel on the rows whose tiles meet the triangle: op(A)'s row r
+// (from m0) in row tile r / MR at a0 + (r / MR)·a_ps, k stride a_ks; op(B) and
+// C in place. run_direct's loop, and the whole of a tiny GEMM (gemm_execute;
+// inlined there, where tri = all folds the triangle arithmetic away).
+template <typename T>
+inline __attribute__((always_inline)) void direct_panels(const GemmKernels<T> &K, int64_t k, T alpha, const T *a0,
+                                                         int64_t a_ks, int64_t a_ps, const GemmOperand<T> &B, T beta,
+                                                         T *C, int64_t ldc, Triangle tri, int64_t m0, int64_t m1,
+                                                         int64_t n0, int64_t n1) {
+  const int64_t w0 = first_panel(tri, n1 - n0, K.nr);
+  for (int64_t jr = n0, nr; jr < n1; jr += nr) {
+    nr = panel_width(jr - n0, w0, K.nr, n1 - n0);
+    int64_t r0, r1;
+    triangle_rows(tri, m0, m1 - m0, K.mr, jr, nr, &r0, &r1);
+    if (r0 >= r1) continue;
+    K.ukr_direct(k, alpha, a0 + tile_index(r0, K.mr) * a_ps, a_ks, a_ps, B.p + jr * B.cs, B.rs, B.cs, beta,
+                 C + m0 + r0 + jr * ldc, ldc, r1 - r0, nr, tri, jr - (m0 + r0));
+  }
+}
+
 // Small problems: no K blocking, B read in place, A read in place when its
 // columns are contiguous (op N) and packed once otherwise; triangle-aware like
 // run_packed. Complex: run_direct_complex.
@@ -390,15 +419,7 @@ void run_direct(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
   // Row r (from m0) of op(A): packed micro-panel r / MR, or in place.
   const T *a0 = pack_a ? Ap : p.A.p + m0;
   const int64_t a_ks = pack_a ? K.mr : p.A.cs, a_ps = pack_a ? K.mr * p.k : K.mr;
-  const int64_t w0 = first_panel(p.tri, n1 - n0, p.nr);
-  for (int64_t jr = n0, nr; jr < n1; jr += nr) {
-    nr = panel_width(jr - n0, w0, p.nr, n1 - n0);
-    int64_t r0, r1;
-    triangle_rows(p.tri, m0, m1 - m0, p.mr_e, jr, nr, &r0, &r1);
-    if (r0 >= r1) continue;
-    K.ukr_direct(p.k, p.alpha[0], a0 + tile_index(r0, K.mr) * a_ps, a_ks, a_ps, p.B.p + jr * p.B.cs, p.B.rs, p.B.cs,
-                 p.beta[0], p.C + m0 + r0 + jr * p.ldc, p.ldc, r1 - r0, nr, p.tri, jr - (m0 + r0));
-  }
+  direct_panels(K, p.k, p.alpha[0], a0, a_ks, a_ps, p.B, p.beta[0], p.C, p.ldc, p.tri, m0, m1, n0, n1);
 }
 
 }  // namespace tessera::dense

@@ -64,8 +64,7 @@ double triangle_area(bool lower, int64_t n, int64_t j0, int64_t j1) {
 // same in either tile, so the choice never changes a result.
 template <typename T>
 bool narrow_tiles_pay(int64_t n, const GemmOperand<T> &opA) {
-  const bool a_in_place = opA.rs == 1 && !opA.conj && opA.cs * int64_t(2 * sizeof(T)) <= 512;
-  return n >= 4 && n <= (a_in_place ? 11 : 28);
+  return n >= 4 && n <= (short_columns(opA, 2) ? 11 : 28);
 }
 
 // Column strips [strips[u], strips[u+1]) of whole NR panels with about equal
