@@ -74,12 +74,18 @@ struct Runner {
   std::function<void()> set_threads;
   std::function<void()> call;
 };
-// Times one case over all runners, alternating in rotating order; returns the
-// median seconds per call for each (see timing.cpp for the protocol).
+// Times one case over all runners, alternating in rotating order; returns
+// each runner's seconds per call, one sample per round (see timing.cpp for
+// the protocol).
+std::vector<std::vector<double>> time_case_rounds(std::vector<Runner> &rs, int rounds, double batch_time,
+                                                  double warm);
+// The median of each runner's samples.
 std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double warm);
-// time_case turned into (library, GFLOP/s) for a call of `flops`.
+// time_case turned into (library, GFLOP/s) for a call of `flops`; with
+// `paired`, also the median over rounds of runner 0's speed over the fastest
+// other runner's in the same round (see Row::ratio).
 std::vector<std::pair<std::string, double>> measure_gflops(std::vector<Runner> &rs, int rounds, double batch_time,
-                                                           double warm, double flops);
+                                                           double warm, double flops, double *paired = nullptr);
 
 // One measured row of a report.
 struct Row {
@@ -89,9 +95,18 @@ struct Row {
   bool square = true;
   double peak = 0;              // GFLOP/s
   std::vector<std::pair<std::string, double>> gflops;  // library → median GFLOP/s ("Tessera" first)
+  // Tessera vs the best peer, paired by round: the median over rounds of
+  // Tessera's speed ÷ the fastest peer's in that round (0: not measured).
+  // Each round's calls run back to back, so a slow spell of the shared host
+  // lowers both sides of a round's ratio; medians taken per library apart
+  // can pick samples from different spells.
+  double ratio = 0;
 };
 // The fastest peer's GFLOP/s in a row (0 if none), and its name.
 double best_peer(const Row &r, std::string *name = nullptr);
+// Tessera ÷ best peer for a row: the paired ratio where measured, else the
+// ratio of the medians (0 without peers).
+double vs_best(const Row &r);
 void print_header(const std::vector<std::string> &libs);
 void print_row(const Row &r);
 void write_csv(const std::string &path, const std::vector<Row> &rows);

@@ -16,7 +16,8 @@ constexpr double kLongCall = 0.25;
 // ~0.1 s; 20 ms covers the first, the yielding second costs little). An idle
 // pause instead would let the hypervisor park the vCPUs, which then come back
 // slow for milliseconds (measured here).
-std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double warm) {
+std::vector<std::vector<double>> time_case_rounds(std::vector<Runner> &rs, int rounds, double batch_time,
+                                                  double warm) {
   const size_t L = rs.size();
   std::vector<int> batch(L, 1), warm_calls(L, 1);
   bool long_calls = false;
@@ -48,16 +49,33 @@ std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_
       for (int b = 0; b < batch[i]; ++b) rs[i].call();
       samples[i].push_back((now_s() - t0) / batch[i]);
     }
-  std::vector<double> med(L);
-  for (size_t i = 0; i < L; ++i) med[i] = median(samples[i]);
+  return samples;
+}
+
+std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double warm) {
+  const std::vector<std::vector<double>> samples = time_case_rounds(rs, rounds, batch_time, warm);
+  std::vector<double> med;
+  for (const std::vector<double> &s : samples) med.push_back(median(s));
   return med;
 }
 
 std::vector<std::pair<std::string, double>> measure_gflops(std::vector<Runner> &rs, int rounds, double batch_time,
-                                                           double warm, double flops) {
-  const std::vector<double> sec = time_case(rs, rounds, batch_time, warm);
+                                                           double warm, double flops, double *paired) {
+  const std::vector<std::vector<double>> samples = time_case_rounds(rs, rounds, batch_time, warm);
   std::vector<std::pair<std::string, double>> out;
-  for (size_t i = 0; i < rs.size(); ++i) out.push_back({rs[i].name, flops / sec[i] * 1e-9});
+  for (size_t i = 0; i < rs.size(); ++i) out.push_back({rs[i].name, flops / median(samples[i]) * 1e-9});
+  if (paired) {
+    *paired = 0;
+    if (rs.size() > 1) {
+      std::vector<double> r;
+      for (size_t k = 0; k < samples[0].size(); ++k) {
+        double fastest = samples[1][k];
+        for (size_t i = 2; i < rs.size(); ++i) fastest = std::min(fastest, samples[i][k]);
+        r.push_back(fastest / samples[0][k]);
+      }
+      *paired = median(r);
+    }
+  }
   return out;
 }
 
