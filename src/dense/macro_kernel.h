@@ -193,6 +193,21 @@ bool direct_reads_a_in_place(const Level3Plan<T> &p, int64_t rows) {
   return !p.A.conj && (p.A.rs == 1 || (p.s == 2 && rows == 1));
 }
 
+// Columns of C per jc block of a work unit `cols` wide: as equal as whole
+// micro-panels allow and at most NC + NC/4 (rounded to micro-panels). Blocks
+// of NC and a remainder left slivers — cgemm 2048³ (NC 1020 complex) ran
+// 1020 + 1020 + 8 columns, sgemm 2048³ (NC 2040) 2040 + 8 — and every A
+// block is packed again for each jc block, a sliver's included.
+template <typename T>
+int64_t jc_cap(const Level3Plan<T> &p) {
+  return std::max<int64_t>(p.nr, (p.nc + p.nc / 4) / p.nr * p.nr);
+}
+template <typename T>
+int64_t jc_block(const Level3Plan<T> &p, int64_t cols) {
+  const int64_t blocks = ceil_div(cols, jc_cap(p));
+  return ceil_div(ceil_div(cols, blocks), p.nr) * p.nr;
+}
+
 // Workspace per thread for work units of at most `rows` × `cols` elements of
 // C: packed A block and B panel; for the direct paths, A rows that cannot be
 // read in place and, complex, Netlib's TEMP = alpha·op(B) over all of k.
@@ -208,7 +223,7 @@ bool reserve_workspace(const Level3Plan<T> &p, Workspace &ws, int threads, int64
   } else {
     const size_t kc = size_t(std::min(p.kc_e, p.k));
     bytes_a = p.a_in_place ? 0 : a_panels(std::min(p.mc_e, rows)) * kc * es;
-    bytes_b = p.b_in_place ? 0 : b_panels(std::min(p.nc, cols)) * kc * es;
+    bytes_b = p.b_in_place ? 0 : b_panels(std::min(jc_cap(p), cols)) * kc * es;
   }
   return ws.reserve(threads, bytes_a, bytes_b);
 }
@@ -294,8 +309,9 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
   const bool cplx = s == 2;
   const T one[2] = {T(1), T(0)};
 
-  for (int64_t jc = n0; jc < n1; jc += p.nc) {
-    const int64_t nc = std::min(p.nc, n1 - jc);
+  const int64_t jc_cols = jc_block(p, n1 - n0);
+  for (int64_t jc = n0; jc < n1; jc += jc_cols) {
+    const int64_t nc = std::min(jc_cols, n1 - jc);
     for (int64_t pc = 0; pc < p.k; pc += p.kc_e) {
       const int64_t kc = std::min(p.kc_e, p.k - pc);
       const T *b = p.B.p + (pc * p.B.rs + jc * p.B.cs) * s;
