@@ -81,11 +81,6 @@ std::vector<std::vector<double>> time_case_rounds(std::vector<Runner> &rs, int r
                                                   double warm);
 // The median of each runner's samples.
 std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double warm);
-// time_case turned into (library, GFLOP/s) for a call of `flops`; with
-// `paired`, also the median over rounds of runner 0's speed over the fastest
-// other runner's in the same round (see Row::ratio).
-std::vector<std::pair<std::string, double>> measure_gflops(std::vector<Runner> &rs, int rounds, double batch_time,
-                                                           double warm, double flops, double *paired = nullptr);
 
 // One measured row of a report.
 struct Row {
@@ -96,7 +91,7 @@ struct Row {
   double peak = 0;              // GFLOP/s
   std::vector<std::pair<std::string, double>> gflops;  // library → median GFLOP/s ("Tessera" first)
   // Tessera vs the best peer, paired by round: the median over rounds of
-  // Tessera's speed ÷ the fastest peer's in that round (0: not measured).
+  // Tessera's speed ÷ the fastest peer's in that round (0 without peers).
   // Each round's calls run back to back, so a slow spell of the shared host
   // lowers both sides of a round's ratio; medians taken per library apart
   // can pick samples from different spells.
@@ -104,9 +99,9 @@ struct Row {
 };
 // The fastest peer's GFLOP/s in a row (0 if none), and its name.
 double best_peer(const Row &r, std::string *name = nullptr);
-// Tessera ÷ best peer for a row: the paired ratio where measured, else the
-// ratio of the medians (0 without peers).
-double vs_best(const Row &r);
+// Times a case whose runner 0 is Tessera (time_case_rounds) into `row`:
+// each library's median GFLOP/s for a call of `flops`, and the paired ratio.
+void measure_row(Row &row, std::vector<Runner> &rs, int rounds, double batch_time, double warm, double flops);
 void print_header(const std::vector<std::string> &libs);
 void print_row(const Row &r);
 void write_csv(const std::string &path, const std::vector<Row> &rows);

@@ -85,10 +85,8 @@ Row run_gemm_case(tblasHandle_t h, std::vector<Peer> &peers, const Shape &s, int
   const bool cplx = type == 'c' || type == 'z';
   const double flops = (cplx ? 8.0 : 2.0) * double(m) * double(n) * double(k);
   const std::string shape = o.trans + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-  double paired = 0;
-  Row row{"gemm", std::string(1, type), shape, threads, double(s.square ? n : m), s.square, peak,
-          measure_gflops(rs, o.rounds, o.batch_time, o.warm, flops, &paired)};
-  row.ratio = paired;
+  Row row{"gemm", std::string(1, type), shape, threads, double(s.square ? n : m), s.square, peak};
+  measure_row(row, rs, o.rounds, o.batch_time, o.warm, flops);
   return row;
 }
 

@@ -29,12 +29,6 @@ double best_peer(const Row &r, std::string *name) {
   return best;
 }
 
-double vs_best(const Row &r) {
-  if (r.ratio > 0) return r.ratio;
-  const double best = best_peer(r);
-  return best > 0 ? r.gflops[0].second / best : 0;
-}
-
 void print_header(const std::vector<std::string> &libs) {
   std::printf("%-6s %-26s %3s %8s %6s", "op", "shape", "thr", "peak", "");
   for (const auto &l : libs) std::printf(" %11.11s", l.c_str());
@@ -52,7 +46,7 @@ void print_row(const Row &r) {
   }
   std::string name;
   double best = best_peer(r, &name);
-  if (best > 0) std::printf(" %6.2fx %s", vs_best(r), name.c_str());
+  if (best > 0) std::printf(" %6.2fx %s", r.ratio, name.c_str());
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -64,7 +58,7 @@ void write_csv(const std::string &path, const std::vector<Row> &rows) {
     for (const auto &[lib, g] : r.gflops)
       f << r.op << ',' << r.type << ',' << r.shape << ',' << r.threads << ',' << r.size << ',' << (r.square ? 1 : 0)
         << ',' << lib << ',' << g << ',' << r.peak << ',' << (r.peak > 0 ? 100 * g / r.peak : 0) << ','
-        << (lib == "Tessera" ? vs_best(r) : 0) << '\n';
+        << (lib == "Tessera" ? r.ratio : 0) << '\n';
   }
 }
 

@@ -84,10 +84,8 @@ Row run_syrk_case(tblasHandle_t h, std::vector<Peer> &peers, const std::string &
   }
   const double flops = (std::is_same_v<T, R> ? 1.0 : 4.0) * double(n) * double(n + 1) * double(k);
   const std::string shape = std::string(1, o.uplo) + o.trans + " " + std::to_string(n) + "x" + std::to_string(k);
-  double paired = 0;
-  Row row{routine.substr(1), routine.substr(0, 1), shape, threads, double(n), n == k, peak,
-          measure_gflops(rs, o.rounds, o.batch_time, o.warm, flops, &paired)};
-  row.ratio = paired;
+  Row row{routine.substr(1), routine.substr(0, 1), shape, threads, double(n), n == k, peak};
+  measure_row(row, rs, o.rounds, o.batch_time, o.warm, flops);
   return row;
 }
 
@@ -139,7 +137,7 @@ int run_suite(tblasHandle_t h, std::vector<Peer> &peers, const Options &base, co
     const Row r = run_syrk_case<std::complex<float>, float>(h, peers, "csyrk", c.n, c.k, t, o, peaks[std::min(t, 2)].f32, rng);
     std::string best_name = "-";
     const double best = best_peer(r, &best_name);
-    const double ratio = vs_best(r);
+    const double ratio = r.ratio;
     if (best > 0) {
       ratios.push_back(ratio);
       by_cat[c.category].push_back(ratio);

@@ -59,24 +59,20 @@ std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_
   return med;
 }
 
-std::vector<std::pair<std::string, double>> measure_gflops(std::vector<Runner> &rs, int rounds, double batch_time,
-                                                           double warm, double flops, double *paired) {
+void measure_row(Row &row, std::vector<Runner> &rs, int rounds, double batch_time, double warm, double flops) {
   const std::vector<std::vector<double>> samples = time_case_rounds(rs, rounds, batch_time, warm);
-  std::vector<std::pair<std::string, double>> out;
-  for (size_t i = 0; i < rs.size(); ++i) out.push_back({rs[i].name, flops / median(samples[i]) * 1e-9});
-  if (paired) {
-    *paired = 0;
-    if (rs.size() > 1) {
-      std::vector<double> r;
-      for (size_t k = 0; k < samples[0].size(); ++k) {
-        double fastest = samples[1][k];
-        for (size_t i = 2; i < rs.size(); ++i) fastest = std::min(fastest, samples[i][k]);
-        r.push_back(fastest / samples[0][k]);
-      }
-      *paired = median(r);
+  row.gflops.clear();
+  for (size_t i = 0; i < rs.size(); ++i) row.gflops.push_back({rs[i].name, flops / median(samples[i]) * 1e-9});
+  row.ratio = 0;
+  if (rs.size() > 1) {
+    std::vector<double> r;
+    for (size_t k = 0; k < samples[0].size(); ++k) {
+      double fastest = samples[1][k];
+      for (size_t i = 2; i < rs.size(); ++i) fastest = std::min(fastest, samples[i][k]);
+      r.push_back(fastest / samples[0][k]);
     }
+    row.ratio = median(r);
   }
-  return out;
 }
 
 }  // namespace bench

@@ -204,8 +204,7 @@ int64_t jc_cap(const Level3Plan<T> &p) {
 }
 template <typename T>
 int64_t jc_block(const Level3Plan<T> &p, int64_t cols) {
-  if (cols <= 0) return p.nr;  // an empty unit: no block runs
-  const int64_t blocks = ceil_div(cols, jc_cap(p));
+  const int64_t blocks = std::max<int64_t>(1, ceil_div(cols, jc_cap(p)));  // an empty unit: 1 (nothing runs)
   return ceil_div(ceil_div(cols, blocks), p.nr) * p.nr;
 }
 
