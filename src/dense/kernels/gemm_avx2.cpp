@@ -41,6 +41,7 @@ struct VF64 {
   using vec = __m256d;
   static constexpr int W = 4;
   static constexpr bool kSmallK = true;  // k <= 4 interior loops (gemm_template.inc)
+  static constexpr bool kPartialMoves = false;  // store_span stores with unmasked 128/64-bit moves already
   static vec zero() { return _mm256_setzero_pd(); }
   static vec loadu(const T *p) { return _mm256_loadu_pd(p); }
   static __m256i mask(int r) { return _mm256_cmpgt_epi64(_mm256_set1_epi64x(r), _mm256_setr_epi64x(0, 1, 2, 3)); }
@@ -72,6 +73,7 @@ struct VF32 {
   using vec = __m256;
   static constexpr int W = 8;
   static constexpr bool kSmallK = true;  // k <= 4 interior loops (gemm_template.inc)
+  static constexpr bool kPartialMoves = false;  // store_span stores with unmasked 128/64-bit moves already
   static vec zero() { return _mm256_setzero_ps(); }
   static vec loadu(const T *p) { return _mm256_loadu_ps(p); }
   static __m256i mask(int r) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(r), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)); }

@@ -31,20 +31,24 @@ struct VF64 {
   static __mmask8 mask(int r) { return r <= 0 ? __mmask8(0) : __mmask8((1u << r) - 1u); }
   static void storeu(T *p, vec v) { _mm512_storeu_pd(p, v); }
   static __mmask8 span(int lo, int hi) { return __mmask8(mask(hi) & ~mask(lo)); }  // lanes [lo, hi)
-  // Half and quarter vectors go through unmasked ymm/xmm moves (see
-  // VF32's comment). The maskz forms with every lane kept: the plain
-  // extract/insert intrinsics draw the same GCC 12 false positive as above.
-  static vec load_span(const T *p, int lo, int hi) {
+  static vec load_span(const T *p, int lo, int hi) { return _mm512_maskz_loadu_pd(span(lo, hi), p); }
+  static void store_span(T *p, vec v, int lo, int hi) { _mm512_mask_storeu_pd(p, span(lo, hi), v); }
+  // C's partial vectors (see VF32). The maskz forms with every lane kept:
+  // the plain extract/insert/cast intrinsics draw the same GCC 12 false
+  // positive as above.
+  static constexpr bool kPartialMoves = true;
+  static vec load_part(const T *p, int lo, int hi) {
     if (lo == 0 && hi == 4) return _mm512_maskz_insertf64x4(__mmask8(0xFF), _mm512_setzero_pd(), _mm256_loadu_pd(p), 0);
-    if (lo == 4 && hi == 8) return _mm512_maskz_insertf64x4(__mmask8(0xFF), _mm512_setzero_pd(), _mm256_loadu_pd(p + 4), 1);
+    if (lo == 4 && hi == 8)
+      return _mm512_maskz_insertf64x4(__mmask8(0xFF), _mm512_setzero_pd(), _mm256_loadu_pd(p + 4), 1);
     if (lo == 0 && hi == 2) return _mm512_maskz_insertf64x2(__mmask8(0xFF), _mm512_setzero_pd(), _mm_loadu_pd(p), 0);
-    return _mm512_maskz_loadu_pd(span(lo, hi), p);
+    return load_span(p, lo, hi);
   }
-  static void store_span(T *p, vec v, int lo, int hi) {
+  static void store_part(T *p, vec v, int lo, int hi) {
     if (lo == 0 && hi == 4) return _mm256_storeu_pd(p, _mm512_maskz_extractf64x4_pd(__mmask8(0xF), v, 0));
     if (lo == 4 && hi == 8) return _mm256_storeu_pd(p + 4, _mm512_maskz_extractf64x4_pd(__mmask8(0xF), v, 1));
     if (lo == 0 && hi == 2) return _mm_storeu_pd(p, _mm512_maskz_extractf64x2_pd(__mmask8(0x3), v, 0));
-    _mm512_mask_storeu_pd(p, span(lo, hi), v);
+    store_span(p, v, lo, hi);
   }
   static vec set1(T x) { return _mm512_set1_pd(x); }
   static vec bcast(const T *p) { return _mm512_set1_pd(*p); }
@@ -77,23 +81,35 @@ struct VF32 {
   static __mmask16 mask(int r) { return r <= 0 ? __mmask16(0) : __mmask16((1u << r) - 1u); }
   static void storeu(T *p, vec v) { _mm512_storeu_ps(p, v); }
   static __mmask16 span(int lo, int hi) { return __mmask16(mask(hi) & ~mask(lo)); }  // lanes [lo, hi)
-  // Half and quarter vectors (edge tiles of W/2 or W/4 rows, the halves of
-  // a diagonal tile) go through unmasked ymm/xmm moves: a masked store
-  // cannot forward to a later load of the same C, nor an unmasked store to
-  // a masked load (Zen 5, measured: store then reload of one vector 13
-  // cycles unmasked, 25-32 with either side masked), and repeated small
-  // calls on the same C reload what the previous call stored.
-  static vec load_span(const T *p, int lo, int hi) {
-    if (lo == 0 && hi == 8) return _mm512_maskz_insertf32x8(__mmask16(0xFFFF), _mm512_setzero_ps(), _mm256_loadu_ps(p), 0);
-    if (lo == 8 && hi == 16) return _mm512_maskz_insertf32x8(__mmask16(0xFFFF), _mm512_setzero_ps(), _mm256_loadu_ps(p + 8), 1);
+  static vec load_span(const T *p, int lo, int hi) { return _mm512_maskz_loadu_ps(span(lo, hi), p); }
+  static void store_span(T *p, vec v, int lo, int hi) { _mm512_mask_storeu_ps(p, span(lo, hi), v); }
+  // C's partial vectors — half, quarter and (f32) one complex element: edge
+  // tiles of W/2 or W/4 rows, a diagonal tile's halves, SYRK's n = 1 —
+  // through unmasked ymm/xmm moves. A masked store does not forward to a
+  // later load of the same C, nor an unmasked store to a masked load (Zen
+  // 5, measured: store then reload of one vector 13 cycles unmasked, 25-32
+  // with either side masked), and repeated small calls on the same C reload
+  // what the previous call stored. (Only the tiles' write-back: in a k loop
+  // the branches would cost more than the masks, which are set once.)
+  static constexpr bool kPartialMoves = true;
+  static vec load_part(const T *p, int lo, int hi) {
+    if (lo == 0 && hi == 8)
+      return _mm512_maskz_insertf32x8(__mmask16(0xFFFF), _mm512_setzero_ps(), _mm256_loadu_ps(p), 0);
+    if (lo == 8 && hi == 16)
+      return _mm512_maskz_insertf32x8(__mmask16(0xFFFF), _mm512_setzero_ps(), _mm256_loadu_ps(p + 8), 1);
     if (lo == 0 && hi == 4) return _mm512_maskz_insertf32x4(__mmask16(0xFFFF), _mm512_setzero_ps(), _mm_loadu_ps(p), 0);
-    return _mm512_maskz_loadu_ps(span(lo, hi), p);
+    if (lo == 0 && hi == 2)
+      return _mm512_maskz_insertf32x4(__mmask16(0xFFFF), _mm512_setzero_ps(),
+                                      _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double *>(p))), 0);
+    return load_span(p, lo, hi);
   }
-  static void store_span(T *p, vec v, int lo, int hi) {
+  static void store_part(T *p, vec v, int lo, int hi) {
     if (lo == 0 && hi == 8) return _mm256_storeu_ps(p, _mm512_maskz_extractf32x8_ps(__mmask8(0xFF), v, 0));
     if (lo == 8 && hi == 16) return _mm256_storeu_ps(p + 8, _mm512_maskz_extractf32x8_ps(__mmask8(0xFF), v, 1));
     if (lo == 0 && hi == 4) return _mm_storeu_ps(p, _mm512_maskz_extractf32x4_ps(__mmask8(0xF), v, 0));
-    _mm512_mask_storeu_ps(p, span(lo, hi), v);
+    if (lo == 0 && hi == 2)
+      return _mm_store_sd(reinterpret_cast<double *>(p), _mm_castps_pd(_mm512_maskz_extractf32x4_ps(__mmask8(0xF), v, 0)));
+    store_span(p, v, lo, hi);
   }
   static vec set1(T x) { return _mm512_set1_ps(x); }
   static vec bcast(const T *p) { return _mm512_set1_ps(*p); }

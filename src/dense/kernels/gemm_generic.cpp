@@ -20,6 +20,7 @@ struct VGeneric {
   // loops would double this file's compile time for a path that exists for
   // portability, not speed.
   static constexpr bool kSmallK = false;
+  static constexpr bool kPartialMoves = false;
   static constexpr bool kTransposeC = false;  // no transpose_c (packers move elements one by one)
   static vec zero() {
     vec r;
