@@ -83,9 +83,9 @@ struct VF32 {
   static __mmask16 span(int lo, int hi) { return __mmask16(mask(hi) & ~mask(lo)); }  // lanes [lo, hi)
   static vec load_span(const T *p, int lo, int hi) { return _mm512_maskz_loadu_ps(span(lo, hi), p); }
   static void store_span(T *p, vec v, int lo, int hi) { _mm512_mask_storeu_ps(p, span(lo, hi), v); }
-  // C's partial vectors — half, quarter and (f32) one complex element: edge
-  // tiles of W/2 or W/4 rows, a diagonal tile's halves, SYRK's n = 1 —
-  // through unmasked ymm/xmm moves. A masked store does not forward to a
+  // C's partial vectors — half, quarter and (f32) one complex element: GEMM
+  // edge tiles of W/2 or W/4 rows, SYRK's n = 1 (the template decides where)
+  // — through unmasked ymm/xmm moves. A masked store does not forward to a
   // later load of the same C, nor an unmasked store to a masked load (Zen
   // 5, measured: store then reload of one vector 13 cycles unmasked, 25-32
   // with either side masked), and repeated small calls on the same C reload
