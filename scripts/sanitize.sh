@@ -16,7 +16,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DTESSERA_SANITIZE=address,u
 cmake --build build-asan -j2
 (cd build-asan &&
  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
- ctest --output-on-failure -j1 -E "netlib|numpy|install_and_consume")
+ ctest --output-on-failure -j2 -E "netlib|numpy|install_and_consume")
 
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DTESSERA_SANITIZE=thread \
       -DTESSERA_BUILD_BENCH=OFF > /dev/null
