@@ -15,4 +15,7 @@ TESSERA_ABI void cblas_xerbla(int info, const char *rout, const char *form, ...)
 // swaps argument numbers back by it); reference CBLAS's names.
 TESSERA_ABI extern int RowMajorStrg;
 TESSERA_ABI extern int CBLAS_CallFromC;
+// Tessera's own (tessera/cblas.h): the thread count of BLAS-ABI calls.
+TESSERA_ABI void tessera_blas_set_num_threads(int threads);
+TESSERA_ABI int tessera_blas_get_num_threads(void);
 }
