@@ -65,8 +65,10 @@ struct Peer {
   std::function<void(int)> set_threads;
 };
 // Loads the peers present on this machine; `filter` is a comma list of name
-// prefixes ("" = all).
-std::vector<Peer> load_peers(const std::string &filter, bool verbose);
+// prefixes ("" = all). `libs` adds peers from files, each "NAME=PATH" (any
+// library with the CBLAS symbols and a way to set its thread count, e.g.
+// another Tessera build's libtessera_blas.so, for A/B runs in one process).
+std::vector<Peer> load_peers(const std::string &filter, bool verbose, const std::vector<std::string> &libs = {});
 
 // One library's way to run a case once.
 struct Runner {

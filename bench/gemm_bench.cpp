@@ -34,6 +34,7 @@ struct Options {
   std::vector<long> threads;
   std::vector<Shape> shapes;
   std::string peers;
+  std::vector<std::string> peer_libs;  // --peer-lib NAME=PATH
   std::string trans = "NN";
   int rounds = 7;
   double batch_time = 0.01;  // seconds per timed batch
@@ -101,6 +102,8 @@ void usage() {
       "  --no-skinny          drop the default skinny shapes\n"
       "  --trans NN|NT|TN|... op(A) op(B) (default NN)\n"
       "  --peers a,b          peers by name: OpenBLAS, OpenBLAS-ZEN, OpenBLAS-omp, OpenBLAS-omp-ZEN, BLIS (default all)\n"
+      "  --peer-lib NAME=PATH add a CBLAS library from a file as a peer (repeatable), e.g. another\n"
+      "                       build's libtessera_blas.so for an A/B in one process\n"
       "  --rounds R           alternating rounds per case (default 7; --quick 5)\n"
       "  --warm-ms W          untimed run of each library before each timed batch (default 20)\n"
       "  --out DIR            CSV and PNG go here (default bench-results)\n");
@@ -126,6 +129,7 @@ int gemm_main(int argc, char **argv) {
     } else if (a == "--no-skinny") skinny = false;
     else if (a == "--trans") o.trans = next();
     else if (a == "--peers") o.peers = next();
+    else if (a == "--peer-lib") o.peer_libs.push_back(next());
     else if (a == "--rounds") o.rounds = std::atoi(next().c_str());
     else if (a == "--warm-ms") o.warm = std::atof(next().c_str()) * 1e-3;
     else if (a == "--out") o.out = next();
@@ -146,7 +150,7 @@ int gemm_main(int argc, char **argv) {
   }
   for (auto &s : extra) o.shapes.push_back(s);
 
-  std::vector<Peer> peers = load_peers(o.peers, true);
+  std::vector<Peer> peers = load_peers(o.peers, true, o.peer_libs);
   tblasHandle_t h;
   if (tblasCreate(&h) != TESSERA_STATUS_SUCCESS) return 1;
   tesseraArch_t arch;

@@ -151,9 +151,29 @@ bool load_blis(Peer &p, const char *path, const char *arch) {
   return true;
 }
 
+// A CBLAS library from a file (--peer-lib), in a link-map namespace of its
+// own (dlmopen), so that it brings its own dependencies: another Tessera
+// build's libtessera_blas.so gets its own libtessera.so, not the first one
+// the process loaded under the same soname. Threads are set through whichever
+// control the library exports.
+bool load_file(Peer &p, const std::string &path) {
+  p.lib = dlmopen(LM_ID_NEWLM, path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!p.lib || !bind_cblas(p)) return false;
+  void (*set)(int) = nullptr;
+  for (const char *name : {"tessera_blas_set_num_threads", "openblas_set_num_threads"})
+    if (!set) sym(p.lib, name, set);
+  void (*set64)(int64_t) = nullptr;
+  sym(p.lib, "bli_thread_set_num_threads", set64);
+  if (set) p.set_threads = [set](int n) { set(n); };
+  else if (set64) p.set_threads = [set64](int n) { set64(n); };
+  else return false;
+  p.detail = "file";
+  return true;
+}
+
 }  // namespace
 
-std::vector<Peer> load_peers(const std::string &filter, bool verbose) {
+std::vector<Peer> load_peers(const std::string &filter, bool verbose, const std::vector<std::string> &libs) {
   std::vector<Peer> peers;
   struct Spec {
     const char *name, *path, *coretype;
@@ -191,6 +211,20 @@ std::vector<Peer> load_peers(const std::string &filter, bool verbose) {
       continue;
     }
     if (verbose) std::fprintf(stderr, "peer %-17s %s (%s)\n", s.name, p.detail.c_str(), s.path);
+    peers.push_back(std::move(p));
+  }
+  for (const std::string &spec : libs) {
+    const size_t eq = spec.find('=');
+    Peer p;
+    p.name = eq == std::string::npos ? spec : spec.substr(0, eq);
+    const std::string path = eq == std::string::npos ? spec : spec.substr(eq + 1);
+    if (!load_file(p, path)) {
+      const char *err = dlerror();
+      std::fprintf(stderr, "peer %-17s failed to load %s: %s\n", p.name.c_str(), path.c_str(),
+                   err ? err : "no CBLAS symbols or thread control");
+      continue;
+    }
+    if (verbose) std::fprintf(stderr, "peer %-17s %s (%s)\n", p.name.c_str(), p.detail.c_str(), path.c_str());
     peers.push_back(std::move(p));
   }
   return peers;

@@ -27,6 +27,7 @@ struct Options {
   std::vector<long> threads;
   std::vector<std::pair<long, long>> shapes;  // (n, k)
   std::string peers;
+  std::vector<std::string> peer_libs;  // --peer-lib NAME=PATH
   char uplo = 'L', trans = 'N';
   int rounds = 7;
   double batch_time = 0.01, warm = 0.02;
@@ -189,7 +190,7 @@ void usage() {
       "  --sizes 64,...       n = k (default 16...2048)\n"
       "  --shape NxK          add a shape (repeatable)\n"
       "  --uplo L|U  --trans N|T   (T means C for herk)\n"
-      "  --peers a,b          as for gemm\n"
+      "  --peers a,b  --peer-lib NAME=PATH   as for gemm\n"
       "  --rounds R  --warm-ms W  --out DIR\n"
       "  --suite [FILE]       the csyrk performance suite (default bench/cases/csyrk_perf.csv)\n");
 }
@@ -218,6 +219,7 @@ int syrk_main(int argc, char **argv) {
     } else if (a == "--uplo") o.uplo = next()[0];
     else if (a == "--trans") o.trans = next()[0];
     else if (a == "--peers") o.peers = next();
+    else if (a == "--peer-lib") o.peer_libs.push_back(next());
     else if (a == "--rounds") o.rounds = std::atoi(next().c_str());
     else if (a == "--warm-ms") o.warm = std::atof(next().c_str()) * 1e-3;
     else if (a == "--out") o.out = next();
@@ -229,7 +231,7 @@ int syrk_main(int argc, char **argv) {
   if (o.threads.empty()) o.threads = cores > 1 ? std::vector<long>{1, cores} : std::vector<long>{1};
   for (long n : sizes) o.shapes.push_back({n, n});
   for (auto &s : extra) o.shapes.push_back(s);
-  std::vector<Peer> peers = load_peers(o.peers, true);
+  std::vector<Peer> peers = load_peers(o.peers, true, o.peer_libs);
   tblasHandle_t h;
   if (tblasCreate(&h) != TESSERA_STATUS_SUCCESS) return 1;
   if (!suite.empty()) {
