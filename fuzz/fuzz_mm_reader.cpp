@@ -29,7 +29,7 @@ bool claims_huge(const uint8_t *d, size_t n) {
     size_t first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '%') continue;
     long long a = 0, b = 0;
-    if (std::sscanf(line.c_str(), "%lld %lld", &a, &b) >= 1) return a > 100000 || b > 100000 || a * b > 4000000;
+    if (std::sscanf(line.c_str(), "%lld %lld", &a, &b) >= 1) return a > 100000 || b > 100000 || (a > 0 && b > 0 && a * b > 4000000);  // no overflow: |a|, |b| <= 1e5 there
     return false;
   }
   return false;
