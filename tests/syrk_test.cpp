@@ -176,6 +176,38 @@ void small_k(bool herk, uint64_t seed) {
     }
 }
 
+// Complex SYRK/HERK picks its tile by n (syrk_driver.cpp: the main tile, the
+// narrow 1-vector × 4-column one, and on AVX-512 f32 × 8 columns, by n and
+// by whether op(A) is read in place): every n up to 30 on every path, both
+// triangles, op N (in place when lda is short) and T/C (packed), k across the
+// small-k loops and the general tile, 1 and 2 threads.
+template <typename T>
+void every_small_n(bool herk, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const tblasOperation_t trans = herk ? TBLAS_OP_C : TBLAS_OP_T;
+  for (tesseraArch_t arch : supported_paths())
+    for (int threads : {1, 2}) {
+      Handle H;
+      ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+      ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
+      for (int64_t n = 1; n <= 30; ++n)
+        for (int64_t k : {1, 3, 6, 41})
+          for (bool lower : {true, false})
+            for (auto t : {TBLAS_OP_N, trans}) {
+              if (threads == 2 && k != 41) continue;
+              Case c{lower, t, n, k, int64_t(n % 2), int64_t(k % 3)};
+              auto r = run_case<T>(H.h, c, herk, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
+              EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(c.k))
+                  << tesseraGetArchString(arch) << (lower ? " L" : " U") << " n=" << n << " k=" << k;
+              EXPECT_EQ(r.mismatches, 0);
+            }
+    }
+}
+
+TEST(Syrk, EverySmallNComplexFloat) { every_small_n<std::complex<float>>(false, 121); }
+TEST(Syrk, EverySmallNComplexDouble) { every_small_n<std::complex<double>>(false, 122); }
+TEST(Herk, EverySmallNComplexFloat) { every_small_n<std::complex<float>>(true, 123); }
+
 TEST(Syrk, SmallKComplexFloat) { small_k<std::complex<float>>(false, 111); }
 TEST(Syrk, SmallKComplexDouble) { small_k<std::complex<double>>(false, 112); }
 TEST(Herk, SmallKComplexFloat) { small_k<std::complex<float>>(true, 113); }

@@ -67,6 +67,31 @@ bool narrow_tiles_pay(int64_t n, const GemmOperand<T> &opA) {
   return n >= 4 && n <= (short_columns(opA, 2) ? 11 : 28);
 }
 
+// Complex f32 on AVX-512 also has the narrow tile's row vector × 8 complex
+// columns (16 FMA chains; the 8×4 tile's 8 leave the two FMA pipes waiting
+// on the 4-cycle latency). Zen 5, csyrk 1 thread, k = 1000 and 2048, the
+// tables switchable at run time and alternated in one process (median of
+// 31 paired rounds, time ÷ the rule above; bitwise the same results):
+//   8×8 tile:  n = 5..8, 13..16, 21..24 (a last column panel of 5–8):
+//              0.77–0.92 with op(A) packed (T) and, for n = 7, 8, 13..24,
+//              read in place (N); 16 UT 2T 1.09;
+//              n = 4, 9..12, 17, 20, 28 (a last panel of at most 4, padded
+//              to 8 in TEMP): 1.02–1.21;
+//   main tile: read in place, n = 5, 6, 9, 10, 11 0.72–0.78 (the 8×8 tile
+//              0.78–0.94); packed, n = 11, 12, 17, 21, 28 0.90–0.94,
+//              n = 9, 10, 20 0.98–1.03;
+//   8×4 tile:  best at n = 4 only (8×8 1.05–1.21, main 1.23–1.52).
+// So where the 8×8 tile exists: it for those n, the 8×4 tile for n = 4, the
+// main tile otherwise.
+template <typename T>
+const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOperand<T> &opA) {
+  const GemmKernels<T> *c8 = gemm_kernels_narrow_c8<T>(arch);
+  if (c8 == nullptr) return narrow_tiles_pay(n, opA) ? gemm_kernels_narrow<T>(arch) : gemm_kernels<T>(arch);
+  const int64_t last = n % 8 == 0 ? 8 : n % 8;  // columns in the last 8-wide panel
+  if (n >= 5 && n <= 24 && last >= (short_columns(opA, 2) ? 7 : 5)) return *c8;
+  return n == 4 ? gemm_kernels_narrow<T>(arch) : gemm_kernels<T>(arch);
+}
+
 // Column strips [strips[u], strips[u+1]) of whole NR panels with about equal
 // triangle area each.
 std::vector<int64_t> equal_area_strips(bool lower, int64_t n, int64_t nr, int units) {
@@ -159,8 +184,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   }
 
   Level3Plan<T> p;
-  p.K = &gemm_kernels<T>(h->arch);
-  if (Complex && narrow_tiles_pay(n, opA)) p.K = &gemm_kernels_narrow<T>(h->arch);
+  p.K = Complex ? &complex_syrk_kernels<T>(h->arch, n, opA) : &gemm_kernels<T>(h->arch);
   p.s = s;
   p.m = p.n = n;
   p.k = k;

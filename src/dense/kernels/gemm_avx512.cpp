@@ -156,5 +156,9 @@ const GemmKernels<float> kF32 = make_gemm_kernels<VF32, 2, 12>("f32_gemm_32x12__
 // triangle (see syrk_driver.cpp); same blocks as the main tables.
 const GemmKernels<double> kF64Narrow = make_gemm_kernels<VF64, 1, 8>("f64_gemm_8x8__avx512", 256, 240, 2040);
 const GemmKernels<float> kF32Narrow = make_gemm_kernels<VF32, 1, 8>("f32_gemm_16x8__avx512", 384, 320, 2040);
+// The same row vector × 16 columns (complex f32 8×8): 16 FMA chains where the
+// 8×4 tile has 8, which run short of the 4-cycle FMA latency × 2 pipes (see
+// syrk_driver.cpp for where it is chosen and what it measured).
+const GemmKernels<float> kF32NarrowC8 = make_gemm_kernels<VF32, 1, 16>("f32_gemm_16x16__avx512", 384, 320, 2040);
 
 }  // namespace tessera::dense::avx512

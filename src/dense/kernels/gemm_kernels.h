@@ -91,7 +91,7 @@ extern const GemmKernels<float> kF32, kF32Narrow;
 extern const GemmKernels<double> kF64, kF64Narrow;
 }
 namespace avx512 {
-extern const GemmKernels<float> kF32, kF32Narrow;
+extern const GemmKernels<float> kF32, kF32Narrow, kF32NarrowC8;
 extern const GemmKernels<double> kF64, kF64Narrow;
 }
 
@@ -102,5 +102,9 @@ const GemmKernels<T> &gemm_kernels(Arch arch);
 // triangle); the main table where the ISA has none.
 template <typename T>
 const GemmKernels<T> &gemm_kernels_narrow(Arch arch);
+// The narrow tile's row vector × 8 complex columns, where the ISA has one
+// (AVX-512, complex f32); nullptr elsewhere.
+template <typename T>
+const GemmKernels<T> *gemm_kernels_narrow_c8(Arch arch);
 
 }  // namespace tessera::dense
