@@ -121,7 +121,8 @@ double unit_cycles(const Level3Plan<T> &p, double elements, double rows, double 
 template <typename T>
 void set_blocking(Level3Plan<T> &p, const tblasContext *h) {
   const int s = p.s;
-  const int64_t kc = h->gemm_kc > 0 ? h->gemm_kc : p.K->kc;
+  const int64_t table_kc = s == 2 && p.K->kc_complex > 0 ? p.K->kc_complex : p.K->kc;
+  const int64_t kc = h->gemm_kc > 0 ? h->gemm_kc : table_kc;
   const int64_t mc = h->gemm_mc > 0 ? ceil_div(h->gemm_mc, p.K->mr) * p.K->mr : p.K->mc;
   const int64_t nc = h->gemm_nc > 0 ? ceil_div(h->gemm_nc, p.K->nr) * p.K->nr : p.K->nc;
   const int shift = s - 1;  // s is 1 or 2: halving by shifts (divisions showed in tiny calls)

@@ -168,12 +168,20 @@ struct VF32 {
 // Zen 4 (f64: 256·12·8 = 24 KiB; f32: 384·12·4 = 18 KiB) and MC a multiple of
 // MR; on Zen 5 (48 KiB L1) KC 256–512 × MC 240–480 measured within noise of
 // these (dgemm 2048³, docs/performance.md).
-const GemmKernels<double> kF64 = make_gemm_kernels<VF64, 2, 12>("f64_gemm_16x12__avx512", 256, 240, 2040);
+// Complex f64 (zgemm, zsyrk, zherk) takes KC = 192 complex k-steps: Zen 5,
+// zgemm 1T, blockings alternating in one process (handles with
+// TESSERA_GEMM_KC, median of 9–21 paired rounds, speed ÷ KC 256's): 2048³
+// KC 192 1.07–1.08, 128 1.08, 192 × MC 320 1.07–1.09, 384 × MC 160 1.02;
+// 1024³ KC 160 / 192 / 128 1.07 / 1.06 / 1.06; 512³ 1.06; 2048³ 2T 1.04.
+// (Its A and B micro-panels, 24 + 18 KiB, then fit the 48 KiB L1
+// together.) The same bytes did nothing for dgemm (KC 192 / 128 0.97–0.99)
+// or cgemm/sgemm (0.95–1.01), which keep 256 / 384.
+const GemmKernels<double> kF64 = make_gemm_kernels<VF64, 2, 12>("f64_gemm_16x12__avx512", 256, 240, 2040, 192);
 const GemmKernels<float> kF32 = make_gemm_kernels<VF32, 2, 12>("f32_gemm_32x12__avx512", 384, 320, 2040);
 // Narrow tiles (complex 8×4 in f32, 4×4 in f64): 1 vector × 8 columns, for
 // small-n complex SYRK, where the 16×6 complex tile is mostly outside the
 // triangle (see syrk_driver.cpp); same blocks as the main tables.
-const GemmKernels<double> kF64Narrow = make_gemm_kernels<VF64, 1, 8>("f64_gemm_8x8__avx512", 256, 240, 2040);
+const GemmKernels<double> kF64Narrow = make_gemm_kernels<VF64, 1, 8>("f64_gemm_8x8__avx512", 256, 240, 2040, 192);
 const GemmKernels<float> kF32Narrow = make_gemm_kernels<VF32, 1, 8>("f32_gemm_16x8__avx512", 384, 320, 2040);
 // The same row vector × 16 columns (complex f32 8×8): 16 FMA chains where the
 // 8×4 tile has 8, which run short of the 4-cycle FMA latency × 2 pipes (see

@@ -82,6 +82,9 @@ struct GemmKernels {
   // and ukr_complex would give, computed without the panels.
   void (*syrk_one_c)(int64_t k, const T *a, int64_t inc, bool a_conj, bool b_conj, const T *alpha, bool alpha_real,
                      const T *beta, bool beta_real, T *c);
+  // KC of complex problems in complex k-steps, where it differs from kc
+  // (0: kc; see set_blocking).
+  int64_t kc_complex = 0;
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.
