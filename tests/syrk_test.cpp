@@ -178,7 +178,7 @@ void small_k(bool herk, uint64_t seed) {
 
 // Complex SYRK/HERK picks its tile by n (syrk_driver.cpp: the main tile, the
 // narrow 1-vector × 4-column one, and on AVX-512 f32 × 8 columns, by n and
-// by whether op(A) is read in place): every n up to 30 on every path, both
+// by whether op(A) is read in place): every n up to 41 on every path, both
 // triangles, op N (in place when lda is short) and T/C (packed), k across the
 // small-k loops and the general tile, 1 and 2 threads.
 template <typename T>
@@ -190,7 +190,7 @@ void every_small_n(bool herk, uint64_t seed) {
       Handle H;
       ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
       ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
-      for (int64_t n = 1; n <= 30; ++n)
+      for (int64_t n = 1; n <= 41; ++n)
         for (int64_t k : {1, 3, 6, 41})
           for (bool lower : {true, false})
             for (auto t : {TBLAS_OP_N, trans}) {

@@ -81,14 +81,17 @@ bool narrow_tiles_pay(int64_t n, const GemmOperand<T> &opA) {
 //              0.78–0.94); packed, n = 11, 12, 17, 21, 28 0.90–0.94,
 //              n = 9, 10, 20 0.98–1.03;
 //   8×4 tile:  best at n = 4 only (8×8 1.05–1.21, main 1.23–1.52).
-// So where the 8×8 tile exists: it for those n, the 8×4 tile for n = 4, the
-// main tile otherwise.
+// Beyond 24, against the main tile (k = 16..1000, UT and LN): n = 32 and 40
+// (whole 8-column panels) 0.83–0.94 at every k; 48 and 64 0.91–0.97 at
+// k = 32, 1.00 from k = 256; 30, 36, 44 up to 1.09 at k >= 256.
+// So where the 8×8 tile exists: it for those n and for n = 32, 40, the 8×4
+// tile for n = 4, the main tile otherwise.
 template <typename T>
 const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOperand<T> &opA) {
   const GemmKernels<T> *c8 = gemm_kernels_narrow_c8<T>(arch);
   if (c8 == nullptr) return narrow_tiles_pay(n, opA) ? gemm_kernels_narrow<T>(arch) : gemm_kernels<T>(arch);
   const int64_t last = n % 8 == 0 ? 8 : n % 8;  // columns in the last 8-wide panel
-  if (n >= 5 && n <= 24 && last >= (short_columns(opA, 2) ? 7 : 5)) return *c8;
+  if (n >= 5 && last >= (short_columns(opA, 2) ? 7 : 5) && (n <= 24 || (n % 8 == 0 && n <= 40))) return *c8;
   return n == 4 ? gemm_kernels_narrow<T>(arch) : gemm_kernels<T>(arch);
 }
 
