@@ -176,16 +176,25 @@ struct VF32 {
 // (Its A and B micro-panels, 24 + 18 KiB, then fit the 48 KiB L1
 // together.) The same bytes did nothing for dgemm (KC 192 / 128 0.97–0.99)
 // or cgemm/sgemm (0.95–1.01), which keep 256 / 384.
-const GemmKernels<double> kF64 = make_gemm_kernels<VF64, 2, 12>("f64_gemm_16x12__avx512", 256, 240, 2040, 192);
-const GemmKernels<float> kF32 = make_gemm_kernels<VF32, 2, 12>("f32_gemm_32x12__avx512", 384, 320, 2040);
+// One set of blocks per precision for every table below: KC fixes how each
+// element's k sum is split (the tile writes C back after every KC block), so
+// tables that share it give the same bits and SYRK's choice of tile never
+// changes a result.
+constexpr int64_t kF64Kc = 256, kF64Mc = 240, kF64Nc = 2040, kF64KcComplex = 192;
+constexpr int64_t kF32Kc = 384, kF32Mc = 320, kF32Nc = 2040;
+const GemmKernels<double> kF64 =
+    make_gemm_kernels<VF64, 2, 12>("f64_gemm_16x12__avx512", kF64Kc, kF64Mc, kF64Nc, kF64KcComplex);
+const GemmKernels<float> kF32 = make_gemm_kernels<VF32, 2, 12>("f32_gemm_32x12__avx512", kF32Kc, kF32Mc, kF32Nc);
 // Narrow tiles (complex 8×4 in f32, 4×4 in f64): 1 vector × 8 columns, for
 // small-n complex SYRK, where the 16×6 complex tile is mostly outside the
-// triangle (see syrk_driver.cpp); same blocks as the main tables.
-const GemmKernels<double> kF64Narrow = make_gemm_kernels<VF64, 1, 8>("f64_gemm_8x8__avx512", 256, 240, 2040, 192);
-const GemmKernels<float> kF32Narrow = make_gemm_kernels<VF32, 1, 8>("f32_gemm_16x8__avx512", 384, 320, 2040);
+// triangle (see syrk_driver.cpp).
+const GemmKernels<double> kF64Narrow =
+    make_gemm_kernels<VF64, 1, 8>("f64_gemm_8x8__avx512", kF64Kc, kF64Mc, kF64Nc, kF64KcComplex);
+const GemmKernels<float> kF32Narrow = make_gemm_kernels<VF32, 1, 8>("f32_gemm_16x8__avx512", kF32Kc, kF32Mc, kF32Nc);
 // The same row vector × 16 columns (complex f32 8×8): 16 FMA chains where the
 // 8×4 tile has 8, which run short of the 4-cycle FMA latency × 2 pipes (see
 // syrk_driver.cpp for where it is chosen and what it measured).
-const GemmKernels<float> kF32NarrowC8 = make_gemm_kernels<VF32, 1, 16>("f32_gemm_16x16__avx512", 384, 320, 2040);
+const GemmKernels<float> kF32NarrowC8 =
+    make_gemm_kernels<VF32, 1, 16>("f32_gemm_16x16__avx512", kF32Kc, kF32Mc, kF32Nc);
 
 }  // namespace tessera::dense::avx512
