@@ -116,7 +116,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   // same results.
   if (!Complex && macs < kMinFlopsPerThread && A.rs == 1) {  // 2·macs flops: under two threads' worth
     const GemmKernels<T> &K = gemm_kernels<T>(h->arch);
-    direct_panels(K, k, alpha[0], A.p, A.cs, K.mr, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n);
+    direct_panels(K, k, alpha[0], A.p, false, A.cs, K.mr, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n);
     return TESSERA_STATUS_SUCCESS;
   }
 

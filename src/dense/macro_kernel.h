@@ -290,6 +290,35 @@ void pack_panels(int64_t nc, int64_t w0, int64_t panel, Pack pack) {
   if (nc > w0) pack(w0, nc - w0, w0 ? panel : 0);
 }
 
+// Lower triangle, the same for rows: a block of mc rows puts its partial row
+// tile (mc % mr rows) first, where the rows are shortest (row i holds
+// columns 0..i); last, it met every column panel of the block (csyrk LN
+// 17×65 ran three 1-row tiles over all of k, LN 1.42 µs against UN 1.13).
+// Returns that height (0 when the tiles are whole or the triangle is not
+// lower); row tile t then starts at row 0 (t = 0) or h0 + (t - 1)·mr, and A's
+// rows are packed in that order (pack_panels).
+inline int64_t first_row_tile(Triangle tri, int64_t mc, int64_t mr) { return tri == Triangle::lower ? mc % mr : 0; }
+
+// Calls run(r0, r1, t) for the rows [r0, r1) of a block (rows [0, mc) from
+// global row gi0, first tile h0 rows) whose tiles meet the triangle in the
+// tile column at global column gj, nr wide; t is the row tile of r0. A
+// kernel call walks whole tiles and takes a partial one last, so a partial
+// first tile is a call of its own.
+template <class Run>
+inline __attribute__((always_inline)) void for_row_runs(Triangle tri, int64_t gi0, int64_t mc, int64_t mr,
+                                                        int64_t h0, int64_t gj, int64_t nr, Run run) {
+  if (h0 == 0) {
+    int64_t r0, r1;
+    triangle_rows(tri, gi0, mc, mr, gj, nr, &r0, &r1);
+    if (r0 < r1) run(r0, r1, tile_index(r0, mr));
+    return;
+  }
+  const int64_t d = gj - gi0;  // lower: rows >= d of the block meet the column panel
+  if (d < h0) run(0, h0, 0);
+  const int64_t r0 = d > h0 ? std::min(mc, h0 + tile_index(d - h0, mr) * mr) : h0;
+  if (r0 < mc) run(r0, mc, 1 + tile_index(r0 - h0, mr));
+}
+
 // HERK: Netlib's C(J,J) = BETA*REAL(C(J,J)) + REAL(TEMP*A(J,L)) leaves the
 // diagonal exactly real; the kernels compute both parts, so the imaginary
 // parts of the diagonal elements in rows [i0, i1) × columns [j0, j1) are set
@@ -333,34 +362,35 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         if (p.tri == Triangle::lower && ic + mc - 1 < jc) continue;
         if (p.tri == Triangle::upper && ic > jc + nc - 1) continue;
         const T *a = p.A.p + (ic * p.A.rs + pc * p.A.cs) * s;
-        if (!p.a_in_place) {
-          if (cplx) K.pack_a_c(mc, kc, a, p.A.rs, p.A.cs, p.A.conj, Ap);
-          else K.pack_a(mc, kc, a, p.A.rs, p.A.cs, Ap);
-        }
+        const int64_t h0 = first_row_tile(p.tri, mc, p.mr_e);
+        if (!p.a_in_place)
+          pack_panels(mc, h0, p.mr_e * kc * s, [&](int64_t i0, int64_t rows, int64_t at) {
+            const T *ai = a + i0 * p.A.rs * s;
+            if (cplx) K.pack_a_c(rows, kc, ai, p.A.rs, p.A.cs, p.A.conj, Ap + at);
+            else K.pack_a(rows, kc, ai, p.A.rs, p.A.cs, Ap + at);
+          });
         // Row tile t of the block: packed micro-panel t (a_ks = MR, panels MR·kc
-        // apart), or in place (a_ks = lda, tiles MR rows apart).
-        const T *a0 = p.a_in_place ? a : Ap;
+        // apart), or in place from its first row (a_ks = lda, tiles MR rows apart).
         const int64_t a_ks = p.a_in_place ? p.A.cs : p.mr_e, a_ps = p.a_in_place ? p.mr_e : p.mr_e * kc;
 
         for (int64_t jr = 0, nr; jr < nc; jr += nr) {
           nr = panel_width(jr, w0, p.nr, nc);
           const int64_t gj = jc + jr;
           const T *bp = Bp + panel_of(jr, w0, p.nr) * p.nr * kc * s;  // micro-panels of p.nr × kc elements
-          int64_t r0, r1;
-          triangle_rows(p.tri, ic, mc, p.mr_e, gj, nr, &r0, &r1);
-          if (r0 >= r1) continue;
-          T *c = p.C + (ic + r0 + gj * p.ldc) * s;
-          const int64_t d = gj - (ic + r0);
-          const T *ar = a0 + tile_index(r0, p.mr_e) * a_ps * s;  // row tile of r0
-          if (cplx)
-            K.ukr_complex(kc, ar, a_ks, a_ps, bp, beta_c, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d);
-          else if (p.b_in_place)
-            K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, b + jr * p.B.cs, p.B.rs, p.B.cs, beta_r, c, p.ldc, r1 - r0,
-                         nr, p.tri, d);
-          else if (p.a_in_place)
-            K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, bp, p.nr, 1, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
-          else K.ukr_packed(kc, p.alpha[0], ar, bp, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
-          if (p.herk) zero_diagonal_imag(p, ic + r0, ic + r1, gj, gj + nr);
+          for_row_runs(p.tri, ic, mc, p.mr_e, h0, gj, nr, [&](int64_t r0, int64_t r1, int64_t t) {
+            T *c = p.C + (ic + r0 + gj * p.ldc) * s;
+            const int64_t d = gj - (ic + r0);
+            const T *ar = p.a_in_place ? a + r0 * s : Ap + t * a_ps * s;
+            if (cplx)
+              K.ukr_complex(kc, ar, a_ks, a_ps, bp, beta_c, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d);
+            else if (p.b_in_place)
+              K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, b + jr * p.B.cs, p.B.rs, p.B.cs, beta_r, c, p.ldc,
+                           r1 - r0, nr, p.tri, d);
+            else if (p.a_in_place)
+              K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, bp, p.nr, 1, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
+            else K.ukr_packed(kc, p.alpha[0], ar, bp, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
+            if (p.herk) zero_diagonal_imag(p, ic + r0, ic + r1, gj, gj + nr);
+          });
         }
       }
     }
@@ -379,44 +409,50 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   T *Aw = static_cast<T *>(p.ws->a(slot));
   T *Bw = static_cast<T *>(p.ws->b(slot));
   const bool a_in_place = direct_reads_a_in_place(p, m1 - m0);
-  if (!a_in_place) K.pack_a_c(m1 - m0, k, p.A.p + 2 * m0 * p.A.rs, p.A.rs, p.A.cs, p.A.conj, Aw);
+  const int64_t h0 = first_row_tile(p.tri, m1 - m0, p.mr_e);
+  if (!a_in_place)
+    pack_panels(m1 - m0, h0, 2 * p.mr_e * k, [&](int64_t i0, int64_t rows, int64_t at) {
+      K.pack_a_c(rows, k, p.A.p + 2 * (m0 + i0) * p.A.rs, p.A.rs, p.A.cs, p.A.conj, Aw + at);
+    });
   const int64_t w0 = first_panel(p.tri, n1 - n0, p.nr);
   pack_panels(n1 - n0, w0, 2 * p.nr * k, [&](int64_t j0, int64_t cols, int64_t at) {
     K.pack_b_c(k, cols, p.B.p + 2 * (n0 + j0) * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw + at);
   });
-  // Row r (from m0) of op(A): in place, or in packed panel r / MRC.
-  const T *a0 = a_in_place ? p.A.p + 2 * m0 : Aw;
+  // Row r (from m0) of op(A): in place, or in packed panel t (its row tile).
   const int64_t a_ks = a_in_place ? p.A.cs : p.mr_e, a_ps = a_in_place ? p.mr_e : p.mr_e * k;
   for (int64_t jr = n0, nr; jr < n1; jr += nr) {
     nr = panel_width(jr - n0, w0, p.nr, n1 - n0);
-    int64_t r0, r1;
-    triangle_rows(p.tri, m0, m1 - m0, p.mr_e, jr, nr, &r0, &r1);
-    if (r0 >= r1) continue;
     const T *bp = Bw + 2 * panel_of(jr - n0, w0, p.nr) * p.nr * k;
-    K.ukr_complex(k, a0 + 2 * tile_index(r0, p.mr_e) * a_ps, a_ks, a_ps, bp, p.beta, p.herk,
-                  p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc, r1 - r0, nr, p.tri, jr - (m0 + r0));
-    if (p.herk) zero_diagonal_imag(p, m0 + r0, m0 + r1, jr, jr + nr);
+    for_row_runs(p.tri, m0, m1 - m0, p.mr_e, h0, jr, nr, [&](int64_t r0, int64_t r1, int64_t t) {
+      const T *ar = a_in_place ? p.A.p + 2 * (m0 + r0) : Aw + 2 * t * a_ps;
+      K.ukr_complex(k, ar, a_ks, a_ps, bp, p.beta, p.herk, p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc, r1 - r0, nr,
+                    p.tri, jr - (m0 + r0));
+      if (p.herk) zero_diagonal_imag(p, m0 + r0, m0 + r1, jr, jr + nr);
+    });
   }
 }
 
 // The real direct kernel over C's rows [m0, m1) × columns [n0, n1), one call
 // per NR-column panel on the rows whose tiles meet the triangle: op(A)'s row r
-// (from m0) in row tile r / MR at a0 + (r / MR)·a_ps, k stride a_ks; op(B) and
-// C in place. run_direct's loop, and the whole of a tiny GEMM (gemm_execute;
-// inlined there, where tri = all folds the triangle arithmetic away).
+// (from m0) in place at a0 + r (a_packed false), or in packed micro-panel t
+// (its row tile, first_row_tile's order) at a0 + t·a_ps; k stride a_ks; op(B)
+// and C in place. run_direct's loop, and the whole of a tiny GEMM
+// (gemm_execute; inlined there, where tri = all folds the triangle arithmetic
+// away).
 template <typename T>
 inline __attribute__((always_inline)) void direct_panels(const GemmKernels<T> &K, int64_t k, T alpha, const T *a0,
-                                                         int64_t a_ks, int64_t a_ps, const GemmOperand<T> &B, T beta,
-                                                         T *C, int64_t ldc, Triangle tri, int64_t m0, int64_t m1,
-                                                         int64_t n0, int64_t n1) {
+                                                         bool a_packed, int64_t a_ks, int64_t a_ps,
+                                                         const GemmOperand<T> &B, T beta, T *C, int64_t ldc,
+                                                         Triangle tri, int64_t m0, int64_t m1, int64_t n0,
+                                                         int64_t n1) {
   const int64_t w0 = first_panel(tri, n1 - n0, K.nr);
+  const int64_t h0 = first_row_tile(tri, m1 - m0, K.mr);
   for (int64_t jr = n0, nr; jr < n1; jr += nr) {
     nr = panel_width(jr - n0, w0, K.nr, n1 - n0);
-    int64_t r0, r1;
-    triangle_rows(tri, m0, m1 - m0, K.mr, jr, nr, &r0, &r1);
-    if (r0 >= r1) continue;
-    K.ukr_direct(k, alpha, a0 + tile_index(r0, K.mr) * a_ps, a_ks, a_ps, B.p + jr * B.cs, B.rs, B.cs, beta,
-                 C + m0 + r0 + jr * ldc, ldc, r1 - r0, nr, tri, jr - (m0 + r0));
+    for_row_runs(tri, m0, m1 - m0, K.mr, h0, jr, nr, [&](int64_t r0, int64_t r1, int64_t t) {
+      K.ukr_direct(k, alpha, a_packed ? a0 + t * a_ps : a0 + r0, a_ks, a_ps, B.p + jr * B.cs, B.rs, B.cs, beta,
+                   C + m0 + r0 + jr * ldc, ldc, r1 - r0, nr, tri, jr - (m0 + r0));
+    });
   }
 }
 
@@ -432,11 +468,13 @@ void run_direct(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
   }
   const bool pack_a = !direct_reads_a_in_place(p, m1 - m0);
   T *Ap = static_cast<T *>(p.ws->a(slot));
-  if (pack_a) K.pack_a(m1 - m0, p.k, p.A.p + m0 * p.A.rs, p.A.rs, p.A.cs, Ap);
-  // Row r (from m0) of op(A): packed micro-panel r / MR, or in place.
+  if (pack_a)
+    pack_panels(m1 - m0, first_row_tile(p.tri, m1 - m0, K.mr), K.mr * p.k, [&](int64_t i0, int64_t rows, int64_t at) {
+      K.pack_a(rows, p.k, p.A.p + (m0 + i0) * p.A.rs, p.A.rs, p.A.cs, Ap + at);
+    });
   const T *a0 = pack_a ? Ap : p.A.p + m0;
   const int64_t a_ks = pack_a ? K.mr : p.A.cs, a_ps = pack_a ? K.mr * p.k : K.mr;
-  direct_panels(K, p.k, p.alpha[0], a0, a_ks, a_ps, p.B, p.beta[0], p.C, p.ldc, p.tri, m0, m1, n0, n1);
+  direct_panels(K, p.k, p.alpha[0], a0, pack_a, a_ks, a_ps, p.B, p.beta[0], p.C, p.ldc, p.tri, m0, m1, n0, n1);
 }
 
 }  // namespace tessera::dense
