@@ -67,6 +67,11 @@ struct VF64 {
     r[0] = t0;
     r[1] = t1;
   }
+  // even = (a0, a2, b0, b2), odd = (a1, a3, b1, b3).
+  static void deinterleave(vec a, vec b, vec &even, vec &odd) {
+    even = _mm256_permute4x64_pd(_mm256_unpacklo_pd(a, b), 0xD8);
+    odd = _mm256_permute4x64_pd(_mm256_unpackhi_pd(a, b), 0xD8);
+  }
 };
 
 struct VF32 {
@@ -105,6 +110,12 @@ struct VF32 {
     r[1] = _mm256_castpd_ps(_mm256_permute2f128_pd(t1, t3, 0x20));
     r[2] = _mm256_castpd_ps(_mm256_permute2f128_pd(t0, t2, 0x31));
     r[3] = _mm256_castpd_ps(_mm256_permute2f128_pd(t1, t3, 0x31));
+  }
+  // even = (a0, a2, a4, a6, b0, b2, b4, b6), odd = the odd lanes likewise.
+  static void deinterleave(vec a, vec b, vec &even, vec &odd) {
+    const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);  // (a0 a2 b0 b2 | a4 a6 b4 b6) → halves joined
+    even = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(a, b, 0x88), order);
+    odd = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(a, b, 0xDD), order);
   }
 };
 

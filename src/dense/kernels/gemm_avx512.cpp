@@ -79,6 +79,11 @@ struct VF64 {
     r[2] = shuffle_lanes<0x88>(t1, t3);
     r[3] = shuffle_lanes<0xDD>(t1, t3);
   }
+  // even = (a0, a2, .., a6, b0, b2, .., b6), odd = the odd lanes likewise.
+  static void deinterleave(vec a, vec b, vec &even, vec &odd) {
+    even = _mm512_permutex2var_pd(a, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), b);
+    odd = _mm512_permutex2var_pd(a, _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), b);
+  }
 };
 
 struct VF32 {
@@ -154,6 +159,10 @@ struct VF32 {
       r[c] = _mm512_castpd_ps(shuffle_lanes<0x88>(u[c], u[c + 4]));
       r[c + 4] = _mm512_castpd_ps(shuffle_lanes<0xDD>(u[c], u[c + 4]));
     }
+  }
+  static void deinterleave(vec a, vec b, vec &even, vec &odd) {  // as VF64
+    even = _mm512_permutex2var_ps(a, _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), b);
+    odd = _mm512_permutex2var_ps(a, _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31), b);
   }
 };
 
