@@ -109,14 +109,23 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   }
 
   const double macs = double(m) * double(n) * double(k);
-  // Tiny real problems with op(A)'s columns contiguous: run_direct's panel
-  // loop straight away (one thread by the flop rule, nothing to pack) —
-  // without the plan, pool lease and workspace, which were ~40 ns of a 4×4×4
-  // dgemm's 70 (OpenBLAS's whole call: 30). The same kernel calls, so the
-  // same results.
-  if (!Complex && macs < kMinFlopsPerThread && A.rs == 1) {  // 2·macs flops: under two threads' worth
+  // Tiny real problems: run_direct's panel loop straight away (one thread by
+  // the flop rule), op(A) read in place when its columns are contiguous and
+  // otherwise packed once into workspace slot 0, as run_direct packs it —
+  // without the plan, pool lease and work units, which were ~40 ns of a
+  // 4×4×4 dgemm's 70 (OpenBLAS's whole call: 30) and a third of sgemm TN
+  // 16³. The same kernel calls, so the same results.
+  if (!Complex && macs < kMinFlopsPerThread) {  // 2·macs flops: under two threads' worth
     const GemmKernels<T> &K = gemm_kernels<T>(h->arch);
-    direct_panels(K, k, alpha[0], A.p, false, A.cs, K.mr, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n);
+    if (A.rs == 1) {
+      direct_panels(K, k, alpha[0], A.p, false, A.cs, K.mr, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n);
+      return TESSERA_STATUS_SUCCESS;
+    }
+    if (!h->workspace.reserve(1, size_t(ceil_div(m, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
+      return TESSERA_STATUS_ALLOC_FAILED;
+    T *Ap = static_cast<T *>(h->workspace.a(0));
+    K.pack_a(m, k, A.p, A.rs, A.cs, Ap);
+    direct_panels(K, k, alpha[0], Ap, true, K.mr, K.mr * k, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n);
     return TESSERA_STATUS_SUCCESS;
   }
 
