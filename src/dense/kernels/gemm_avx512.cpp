@@ -185,12 +185,20 @@ struct VF32 {
 // (Its A and B micro-panels, 24 + 18 KiB, then fit the 48 KiB L1
 // together.) The same bytes did nothing for dgemm (KC 192 / 128 0.97–0.99)
 // or cgemm/sgemm (0.95–1.01), which keep 256 / 384.
+// NC = 1020 (85 micro-panels; complex 510 columns): the KC × NC B panel
+// 2 MiB (f64) / 1.5 MiB (f32) instead of 4 / 3 MiB — in this VM's L3, shared
+// with other tenants, the larger panel lost lines between its reuses. Same
+// method, speed ÷ NC 2040's: dgemm 2048³ 1T 1.05–1.08, 2T 1.06; sgemm 2048³
+// 1.04–1.06, 2T 1.07; 1536³ 1.06–1.07; 4096³ / 3000³ 1.05–1.06; zgemm /
+// cgemm 2048³ 1T 1.00 / 1.02, 2T 1.05 / 1.08; ssyrk / dsyrk / csyrk / zherk
+// 2048 1T 1.03 / 1.03 / 1.05 / 1.03; n = 1024 (one jc block either way)
+// 0.99–1.00. NC 768 read the same as 1020, 1536 0.99.
 // One set of blocks per precision for every table below: KC fixes how each
 // element's k sum is split (the tile writes C back after every KC block), so
 // tables that share it give the same bits and SYRK's choice of tile never
 // changes a result.
-constexpr int64_t kF64Kc = 256, kF64Mc = 240, kF64Nc = 2040, kF64KcComplex = 192;
-constexpr int64_t kF32Kc = 384, kF32Mc = 320, kF32Nc = 2040;
+constexpr int64_t kF64Kc = 256, kF64Mc = 240, kF64Nc = 1020, kF64KcComplex = 192;
+constexpr int64_t kF32Kc = 384, kF32Mc = 320, kF32Nc = 1020;
 const GemmKernels<double> kF64 =
     make_gemm_kernels<VF64, 2, 12>("f64_gemm_16x12__avx512", kF64Kc, kF64Mc, kF64Nc, kF64KcComplex);
 const GemmKernels<float> kF32 = make_gemm_kernels<VF32, 2, 12>("f32_gemm_32x12__avx512", kF32Kc, kF32Mc, kF32Nc);
