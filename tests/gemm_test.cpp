@@ -402,6 +402,35 @@ void transposed_a_bitwise(uint64_t seed) {
         }
   }
 }
+// Likewise op(B) = N packed by transposing W × W blocks into rows of NR
+// (where B is not read in place: k < 64, or m above one MC block): the bits of op(B) =
+// T on a transposed copy, whose rows the packer copies straight.
+template <typename T>
+void packed_b_bitwise(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (tesseraArch_t arch : supported_paths()) {
+    Handle H;
+    ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+    for (int64_t n : {1, 5, 12, 13, 25, 70})
+      for (int64_t k : {1, 3, 7, 8, 9, 16, 17, 33, 65, 130}) {
+        const int64_t m = 3000, ldb = k + 3, ldt = n + 1;
+        V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(ldb * n), rng);
+        V<T> Bt(size_t(ldt * k));
+        for (int64_t l = 0; l < k; ++l)
+          for (int64_t j = 0; j < n; ++j) Bt[size_t(j + l * ldt)] = B[size_t(l + j * ldb)];
+        V<T> C1 = tt::random_vector<T>(size_t(m * n), rng), C2 = C1;
+        const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+        ASSERT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &alpha, A.data(), m, B.data(), ldb, &beta, C1.data(), m),
+                  TESSERA_STATUS_SUCCESS);
+        ASSERT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_T, m, n, k, &alpha, A.data(), m, Bt.data(), ldt, &beta, C2.data(), m),
+                  TESSERA_STATUS_SUCCESS);
+        ASSERT_EQ(std::memcmp(C1.data(), C2.data(), C1.size() * sizeof(T)), 0)
+            << tesseraGetArchString(arch) << " n=" << n << " k=" << k;
+      }
+  }
+}
+TEST(Gemm, PackedBBitwiseFloat) { packed_b_bitwise<float>(33); }
+TEST(Gemm, PackedBBitwiseDouble) { packed_b_bitwise<double>(34); }
 TEST(Gemm, TransposedABitwiseFloat) { transposed_a_bitwise<float>(31); }
 TEST(Gemm, TransposedABitwiseDouble) { transposed_a_bitwise<double>(32); }
 
