@@ -105,8 +105,9 @@ const GemmKernels<T> &gemm_kernels(Arch arch);
 // triangle); the main table where the ISA has none.
 template <typename T>
 const GemmKernels<T> &gemm_kernels_narrow(Arch arch);
-// The narrow tile's row vector × 8 complex columns, where the ISA has one
-// (AVX-512, complex f32); nullptr elsewhere.
+// The narrow tile's row vector × 8 complex columns (16 real), where the ISA
+// has one (AVX-512, f32: complex SYRK, and tiny sgemm with one full row
+// vector and n a multiple of 16); nullptr elsewhere.
 template <typename T>
 const GemmKernels<T> *gemm_kernels_narrow_c8(Arch arch);
 
