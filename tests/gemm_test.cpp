@@ -300,6 +300,45 @@ void thread_determinism() {
   }
 }
 
+// B the same array as A (C = op(A)·A, e.g. Aᴴ·A): the operands alias, which
+// a driver may not mistake for SYRK's B = op(A)^T — a GEMM unit's columns
+// need not be among its rows. 1, 2 and 3 threads bitwise the same, and
+// right against the reference.
+template <typename T>
+void aliased_operands() {
+  for (tesseraArch_t arch : supported_paths())
+    for (tblasOperation_t ta : {TBLAS_OP_T, TBLAS_OP_C})
+      for (int64_t n : {int64_t(40), int64_t(64), int64_t(150)}) {
+        std::mt19937_64 rng(61);
+        const int64_t k = n + 3;  // A is k × n: op(A) n × k, B = A k × n
+        V<T> A = tt::random_vector<T>(size_t(k * n), rng), C0 = tt::random_vector<T>(size_t(n * n), rng);
+        const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+        V<T> first;
+        for (int threads : {1, 2, 3}) {
+          Handle H;
+          ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+          ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
+          V<T> C = C0;
+          ASSERT_EQ(gemm(H.h, ta, TBLAS_OP_N, n, n, k, &alpha, A.data(), k, A.data(), k, &beta, C.data(), n),
+                    TESSERA_STATUS_SUCCESS);
+          if (threads == 1) {
+            first = C;
+            V<tt::wide_of<T>> ref;
+            V<double> bound;
+            tt::ref_gemm<T>(ta, TBLAS_OP_N, n, n, k, alpha, A.data(), k, A.data(), k, beta, C0, n, ref, bound);
+            const auto r = tt::compare<T>(C, ref, bound, n, n, n);
+            EXPECT_EQ(r.mismatches, 0) << tesseraGetArchString(arch) << " n=" << n;
+          } else {
+            EXPECT_EQ(std::memcmp(C.data(), first.data(), C.size() * sizeof(T)), 0)
+                << tesseraGetArchString(arch) << " threads=" << threads << " n=" << n;
+          }
+        }
+      }
+}
+TEST(Gemm, AliasedOperandsFloat) { aliased_operands<float>(); }
+TEST(Gemm, AliasedOperandsComplexFloat) { aliased_operands<std::complex<float>>(); }
+TEST(Gemm, AliasedOperandsComplexDouble) { aliased_operands<std::complex<double>>(); }
+
 TEST(Gemm, ThreadDeterminismFloat) { thread_determinism<float>(); }
 TEST(Gemm, ThreadDeterminismDouble) { thread_determinism<double>(); }
 TEST(Gemm, ThreadDeterminismComplexFloat) { thread_determinism<std::complex<float>>(); }
