@@ -424,7 +424,7 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
     nr = panel_width(jr - n0, w0, p.nr, n1 - n0);
     const T *bp = Bw + 2 * panel_of(jr - n0, w0, p.nr) * p.nr * k;
     for_row_runs(p.tri, m0, m1 - m0, p.mr_e, h0, jr, nr, [&](int64_t r0, int64_t r1, int64_t t) {
-      const T *ar = a_in_place ? p.A.p + 2 * (m0 + r0) : Aw + 2 * t * a_ps;
+      const T *ar = a_in_place ? p.A.p + 2 * (m0 + r0) * p.A.rs : Aw + 2 * t * a_ps;  // rs: a lone row at any stride
       K.ukr_complex(k, ar, a_ks, a_ps, bp, p.beta, p.herk, p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc, r1 - r0, nr,
                     p.tri, jr - (m0 + r0));
       if (p.herk) zero_diagonal_imag(p, m0 + r0, m0 + r1, jr, jr + nr);
