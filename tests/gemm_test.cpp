@@ -407,6 +407,38 @@ void invalid_arguments() {
             TESSERA_STATUS_SUCCESS);
 }
 
+// The transpose (cols × rows, leading dimension ldt) of the rows × cols
+// matrix X (leading dimension ldx).
+template <typename T>
+V<T> transposed(const V<T> &X, int64_t rows, int64_t cols, int64_t ldx, int64_t ldt) {
+  V<T> out(size_t(ldt * rows));
+  for (int64_t j = 0; j < cols; ++j)
+    for (int64_t i = 0; i < rows; ++i) out[size_t(j + i * ldt)] = X[size_t(i + j * ldx)];
+  return out;
+}
+
+// One GEMM's operands as the API takes them.
+template <typename T>
+struct GemmArgs {
+  tblasOperation_t ta, tb;
+  const T *A;
+  int64_t lda;
+  const T *B;
+  int64_t ldb;
+};
+
+// C = alpha·op(A)·op(B) + beta·C (m × n, random C, alpha, beta) from two
+// stored forms of the same operands: the same bits.
+template <typename T>
+void expect_same_bits(tblasHandle_t h, int64_t m, int64_t n, int64_t k, std::mt19937_64 &rng, const GemmArgs<T> &x,
+                      const GemmArgs<T> &y, const std::string &what) {
+  V<T> C1 = tt::random_vector<T>(size_t(m * n), rng), C2 = C1;
+  const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+  ASSERT_EQ(gemm(h, x.ta, x.tb, m, n, k, &alpha, x.A, x.lda, x.B, x.ldb, &beta, C1.data(), m), TESSERA_STATUS_SUCCESS);
+  ASSERT_EQ(gemm(h, y.ta, y.tb, m, n, k, &alpha, y.A, y.lda, y.B, y.ldb, &beta, C2.data(), m), TESSERA_STATUS_SUCCESS);
+  ASSERT_EQ(std::memcmp(C1.data(), C2.data(), C1.size() * sizeof(T)), 0) << what;
+}
+
 // op(A) = T is packed by a W × W in-register transpose (real types): a copy,
 // so the result must be bit for bit that of op(A) = N on an explicitly
 // transposed copy of A — for every row count around the panels (padding
@@ -425,19 +457,13 @@ void transposed_a_bitwise(uint64_t seed) {
       for (int64_t k : ks)
         for (int64_t n : {int64_t(3), int64_t(13), int64_t(70)}) {
           if (m * n * k > 2000000) continue;
-          const int64_t lda = k + 2, ldt = m + 1, ldb = k, ldc = m;
-          V<T> A = tt::random_vector<T>(size_t(lda * m), rng), B = tt::random_vector<T>(size_t(ldb * n), rng);
-          V<T> At(size_t(ldt * k));
-          for (int64_t i = 0; i < m; ++i)
-            for (int64_t l = 0; l < k; ++l) At[size_t(i + l * ldt)] = A[size_t(l + i * lda)];
-          V<T> C1 = tt::random_vector<T>(size_t(ldc * n), rng), C2 = C1;
-          const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
-          ASSERT_EQ(gemm(H.h, TBLAS_OP_T, TBLAS_OP_N, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, C1.data(), ldc),
-                    TESSERA_STATUS_SUCCESS);
-          ASSERT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &alpha, At.data(), ldt, B.data(), ldb, &beta, C2.data(), ldc),
-                    TESSERA_STATUS_SUCCESS);
-          ASSERT_EQ(std::memcmp(C1.data(), C2.data(), C1.size() * sizeof(T)), 0)
-              << tesseraGetArchString(arch) << " m=" << m << " n=" << n << " k=" << k;
+          const int64_t lda = k + 2, ldt = m + 1;
+          V<T> A = tt::random_vector<T>(size_t(lda * m), rng), B = tt::random_vector<T>(size_t(k * n), rng);
+          const V<T> At = transposed(A, k, m, lda, ldt);
+          expect_same_bits<T>(H.h, m, n, k, rng, {TBLAS_OP_T, TBLAS_OP_N, A.data(), lda, B.data(), k},
+                              {TBLAS_OP_N, TBLAS_OP_N, At.data(), ldt, B.data(), k},
+                              std::string(tesseraGetArchString(arch)) + " m=" + std::to_string(m) +
+                                  " n=" + std::to_string(n) + " k=" + std::to_string(k));
         }
   }
 }
@@ -454,17 +480,11 @@ void packed_b_bitwise(uint64_t seed) {
       for (int64_t k : {1, 3, 7, 8, 9, 16, 17, 33, 65, 130}) {
         const int64_t m = 3000, ldb = k + 3, ldt = n + 1;
         V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(ldb * n), rng);
-        V<T> Bt(size_t(ldt * k));
-        for (int64_t l = 0; l < k; ++l)
-          for (int64_t j = 0; j < n; ++j) Bt[size_t(j + l * ldt)] = B[size_t(l + j * ldb)];
-        V<T> C1 = tt::random_vector<T>(size_t(m * n), rng), C2 = C1;
-        const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
-        ASSERT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &alpha, A.data(), m, B.data(), ldb, &beta, C1.data(), m),
-                  TESSERA_STATUS_SUCCESS);
-        ASSERT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_T, m, n, k, &alpha, A.data(), m, Bt.data(), ldt, &beta, C2.data(), m),
-                  TESSERA_STATUS_SUCCESS);
-        ASSERT_EQ(std::memcmp(C1.data(), C2.data(), C1.size() * sizeof(T)), 0)
-            << tesseraGetArchString(arch) << " n=" << n << " k=" << k;
+        const V<T> Bt = transposed(B, k, n, ldb, ldt);
+        expect_same_bits<T>(H.h, m, n, k, rng, {TBLAS_OP_N, TBLAS_OP_N, A.data(), m, B.data(), ldb},
+                            {TBLAS_OP_N, TBLAS_OP_T, A.data(), m, Bt.data(), ldt},
+                            std::string(tesseraGetArchString(arch)) + " n=" + std::to_string(n) +
+                                " k=" + std::to_string(k));
       }
   }
 }

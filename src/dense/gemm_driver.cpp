@@ -127,15 +127,13 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
     const GemmKernels<T> *K16 = gemm_kernels_narrow_c8<T>(h->arch);
     const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
     const GemmKernels<T> &K = wide16 ? *K16 : gemm_kernels<T>(h->arch);
-    if (A.rs == 1) {
-      direct_panels(K, k, alpha[0], A.p, false, A.cs, K.mr, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n);
-      return TESSERA_STATUS_SUCCESS;
+    T *Ap = nullptr;
+    if (!a_columns_in_place(A)) {
+      if (!h->workspace.reserve(1, size_t(ceil_div(m, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
+        return TESSERA_STATUS_ALLOC_FAILED;
+      Ap = static_cast<T *>(h->workspace.a(0));
     }
-    if (!h->workspace.reserve(1, size_t(ceil_div(m, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
-      return TESSERA_STATUS_ALLOC_FAILED;
-    T *Ap = static_cast<T *>(h->workspace.a(0));
-    K.pack_a(m, k, A.p, A.rs, A.cs, Ap);
-    direct_panels(K, k, alpha[0], Ap, true, K.mr, K.mr * k, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n);
+    direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n, Ap);
     return TESSERA_STATUS_SUCCESS;
   }
 

@@ -184,6 +184,14 @@ void choose_in_place(Level3Plan<T> &p) {
   p.a_in_place = sizeof(T) == 4 && short_columns(p.A, 1);
 }
 
+// op(A) with contiguous, unconjugated columns: what the real direct path
+// reads in place (and the complex one, which also reads a lone row at any
+// stride, below).
+template <typename T>
+bool a_columns_in_place(const GemmOperand<T> &A) {
+  return !A.conj && A.rs == 1;
+}
+
 // Whether the direct paths read rows of op(A) in place (`rows` of them in a
 // unit) rather than packing them: contiguous, unconjugated columns, or
 // (complex) a single row at any stride — the kernel reads no other row of
@@ -191,7 +199,7 @@ void choose_in_place(Level3Plan<T> &p) {
 // k-step (csyrk n = 1: a quarter of the call).
 template <typename T>
 bool direct_reads_a_in_place(const Level3Plan<T> &p, int64_t rows) {
-  return !p.A.conj && (p.A.rs == 1 || (p.s == 2 && rows == 1));
+  return a_columns_in_place(p.A) || (p.s == 2 && !p.A.conj && rows == 1);
 }
 
 // Columns of C per jc block of a work unit `cols` wide: as equal as whole
@@ -436,9 +444,7 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
 // per NR-column panel on the rows whose tiles meet the triangle: op(A)'s row r
 // (from m0) in place at a0 + r (a_packed false), or in packed micro-panel t
 // (its row tile, first_row_tile's order) at a0 + t·a_ps; k stride a_ks; op(B)
-// and C in place. run_direct's loop, and the whole of a tiny GEMM
-// (gemm_execute; inlined there, where tri = all folds the triangle arithmetic
-// away).
+// and C in place.
 template <typename T>
 inline __attribute__((always_inline)) void direct_panels(const GemmKernels<T> &K, int64_t k, T alpha, const T *a0,
                                                          bool a_packed, int64_t a_ks, int64_t a_ps,
@@ -456,6 +462,25 @@ inline __attribute__((always_inline)) void direct_panels(const GemmKernels<T> &K
   }
 }
 
+// The real direct path over C's rows [m0, m1) × columns [n0, n1): op(A) read
+// in place (a_columns_in_place) or packed once into Ap, then direct_panels.
+// run_direct's body, and the whole of a tiny GEMM (gemm_execute; inlined
+// there, where tri = all folds the triangle arithmetic away).
+template <typename T>
+inline __attribute__((always_inline)) void direct_real(const GemmKernels<T> &K, int64_t k, T alpha,
+                                                       const GemmOperand<T> &A, const GemmOperand<T> &B, T beta, T *C,
+                                                       int64_t ldc, Triangle tri, int64_t m0, int64_t m1, int64_t n0,
+                                                       int64_t n1, T *Ap) {
+  const bool pack_a = !a_columns_in_place(A);
+  if (pack_a)
+    pack_panels(m1 - m0, first_row_tile(tri, m1 - m0, K.mr), K.mr * k, [&](int64_t i0, int64_t rows, int64_t at) {
+      K.pack_a(rows, k, A.p + (m0 + i0) * A.rs, A.rs, A.cs, Ap + at);
+    });
+  const T *a0 = pack_a ? Ap : A.p + m0;
+  const int64_t a_ks = pack_a ? K.mr : A.cs, a_ps = pack_a ? K.mr * k : K.mr;
+  direct_panels(K, k, alpha, a0, pack_a, a_ks, a_ps, B, beta, C, ldc, tri, m0, m1, n0, n1);
+}
+
 // Small problems: no K blocking, B read in place, A read in place when its
 // columns are contiguous (op N) and packed once otherwise; triangle-aware like
 // run_packed. Complex: run_direct_complex.
@@ -466,15 +491,8 @@ void run_direct(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
     run_direct_complex(p, slot, m0, m1, n0, n1);
     return;
   }
-  const bool pack_a = !direct_reads_a_in_place(p, m1 - m0);
-  T *Ap = static_cast<T *>(p.ws->a(slot));
-  if (pack_a)
-    pack_panels(m1 - m0, first_row_tile(p.tri, m1 - m0, K.mr), K.mr * p.k, [&](int64_t i0, int64_t rows, int64_t at) {
-      K.pack_a(rows, p.k, p.A.p + (m0 + i0) * p.A.rs, p.A.rs, p.A.cs, Ap + at);
-    });
-  const T *a0 = pack_a ? Ap : p.A.p + m0;
-  const int64_t a_ks = pack_a ? K.mr : p.A.cs, a_ps = pack_a ? K.mr * p.k : K.mr;
-  direct_panels(K, p.k, p.alpha[0], a0, pack_a, a_ks, a_ps, p.B, p.beta[0], p.C, p.ldc, p.tri, m0, m1, n0, n1);
+  direct_real(K, p.k, p.alpha[0], p.A, p.B, p.beta[0], p.C, p.ldc, p.tri, m0, m1, n0, n1,
+              static_cast<T *>(p.ws->a(slot)));
 }
 
 }  // namespace tessera::dense
