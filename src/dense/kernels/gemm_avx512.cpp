@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <cstring>
 
 #include "dense/kernels/gemm_kernels.h"
