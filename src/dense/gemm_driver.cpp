@@ -38,6 +38,12 @@ void gemm_task(void *ctx, int slot, int nslots) {
   });
 }
 
+// A unit boundary between rows of C lies inside a cache line of every column
+// it crosses (columns start anywhere within a line), and the two units'
+// threads write that line at about the same time (both walk the columns in
+// order): cycles per column of a unit with a unit below it.
+constexpr double kSharedLineCycles = 100.0;
+
 // Picks the tm × tn grid of `units` work units minimising the largest unit's
 // estimated cycles: its tiles (compute) plus the panels it must pack (each
 // unit packs its own rows of A and columns of B over all of k, unless they
@@ -51,7 +57,7 @@ double choose_grid(Level3Plan<T> &p, int units) {
     const int tn = units / tm;
     if (tm > p.m_tiles || tn > p.n_tiles) continue;
     const double rows = double(ceil_div(p.m_tiles, tm) * p.mr_e), cols = double(ceil_div(p.n_tiles, tn) * p.nr);
-    const double cost = unit_cycles(p, rows * cols, rows, cols);
+    const double cost = unit_cycles(p, rows * cols, rows, cols) + (tm > 1 ? cols * kSharedLineCycles : 0.0);
     if (best < 0 || cost < best) {
       best = cost;
       p.tm = tm;
