@@ -20,6 +20,15 @@ namespace tessera::dense {
 
 namespace {
 
+// Columns of C per step of the unit grid: a tile's NR, or for the real direct
+// path (op(B) read in place, panels narrower than NR run on the 4- and
+// 8-column tiles) 4, so 2 threads get equal halves: 64 columns of 12-column
+// tiles were cut 36 + 28.
+template <typename T>
+int64_t unit_cols(const Level3Plan<T> &p) {
+  return p.direct && p.s == 1 && p.nr >= 8 ? 4 : p.nr;
+}
+
 // Threads claim units (blocks of whole tiles of C) from a counter until none
 // are left; the caller alone can finish them all if a worker starts late.
 template <typename T>
@@ -31,7 +40,7 @@ void gemm_task(void *ctx, int slot, int nslots) {
     const int64_t mt0 = p.m_tiles * ui / p.tm, mt1 = p.m_tiles * (ui + 1) / p.tm;
     const int64_t nt0 = p.n_tiles * uj / p.tn, nt1 = p.n_tiles * (uj + 1) / p.tn;
     const int64_t m0 = mt0 * p.mr_e, m1 = std::min(p.m, mt1 * p.mr_e);
-    const int64_t n0 = nt0 * p.nr, n1 = std::min(p.n, nt1 * p.nr);
+    const int64_t nu = unit_cols(p), n0 = nt0 * nu, n1 = std::min(p.n, nt1 * nu);
     if (m0 >= m1 || n0 >= n1) return;
     if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
     else run_packed(p, slot, m0, m1, n0, n1);
@@ -56,7 +65,7 @@ double choose_grid(Level3Plan<T> &p, int units) {
     if (units % tm) continue;
     const int tn = units / tm;
     if (tm > p.m_tiles || tn > p.n_tiles) continue;
-    const double rows = double(ceil_div(p.m_tiles, tm) * p.mr_e), cols = double(ceil_div(p.n_tiles, tn) * p.nr);
+    const double rows = double(ceil_div(p.m_tiles, tm) * p.mr_e), cols = double(ceil_div(p.n_tiles, tn) * unit_cols(p));
     const double cost = unit_cycles(p, rows * cols, rows, cols) + (tm > 1 ? cols * kSharedLineCycles : 0.0);
     if (best < 0 || cost < best) {
       best = cost;
@@ -162,7 +171,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   set_blocking(p, h);
   choose_in_place(p);
   p.m_tiles = ceil_div(m, p.mr_e);
-  p.n_tiles = ceil_div(n, p.nr);
+  p.n_tiles = ceil_div(n, unit_cols(p));
 
   const double flops = 2.0 * double(m) * double(n) * double(k) * s * s;
   int threads = 1;
@@ -171,7 +180,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
 
   // Workspace: per thread, the A block and the B panel of the unit it runs.
   const int64_t rows = ceil_div(p.m_tiles, p.tm) * p.mr_e;  // elements
-  const int64_t cols = ceil_div(p.n_tiles, p.tn) * p.nr;
+  const int64_t cols = ceil_div(p.n_tiles, p.tn) * unit_cols(p);
   p.ws = &h->workspace;
   if (!reserve_workspace(p, *p.ws, threads, rows, cols)) return TESSERA_STATUS_ALLOC_FAILED;
 
