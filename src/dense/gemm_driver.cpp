@@ -20,13 +20,13 @@ namespace tessera::dense {
 
 namespace {
 
-// Columns of C per step of the unit grid: a tile's NR, or for the real direct
-// path (op(B) read in place, panels narrower than NR run on the 4- and
-// 8-column tiles) 4, so 2 threads get equal halves: 64 columns of 12-column
-// tiles were cut 36 + 28.
+// Columns of C per step of the unit grid: a tile's NR, or where real op(B) is
+// read in place (the direct path, and the blocked one when choose_in_place
+// says so; panels narrower than NR run on the 4- and 8-column tiles) 4, so 2
+// threads get equal halves: 64 columns of 12-column tiles were cut 36 + 28.
 template <typename T>
 int64_t unit_cols(const Level3Plan<T> &p) {
-  return p.direct && p.s == 1 && p.nr >= 8 ? 4 : p.nr;
+  return (p.direct || p.b_in_place) && p.s == 1 && p.nr >= 8 ? 4 : p.nr;
 }
 
 // Threads claim units (blocks of whole tiles of C) from a counter until none
