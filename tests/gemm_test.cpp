@@ -278,7 +278,9 @@ void thread_determinism() {
                         {TBLAS_OP_N, TBLAS_OP_T, 900, 20, 64, 0, 0, 0},
                         {TBLAS_OP_C, TBLAS_OP_N, 70, 75, 80, 3, 1, 1},
                         // direct path on 2-3 threads, units of 4-column steps
-                        {TBLAS_OP_N, TBLAS_OP_N, 64, 76, 72, 0, 1, 0}};
+                        // (real) and 2-column steps (complex)
+                        {TBLAS_OP_N, TBLAS_OP_N, 64, 76, 72, 0, 1, 0},
+                        {TBLAS_OP_N, TBLAS_OP_T, 60, 62, 64, 1, 0, 2}};
   for (tesseraArch_t arch : supported_paths()) {
     for (const Case &c : cases) {
       V<T> first;

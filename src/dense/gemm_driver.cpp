@@ -24,9 +24,12 @@ namespace {
 // read in place (the direct path, and the blocked one when choose_in_place
 // says so; panels narrower than NR run on the 4- and 8-column tiles) 4, so 2
 // threads get equal halves: 64 columns of 12-column tiles were cut 36 + 28.
+// The complex direct path packs each unit's own TEMP columns and has tiles
+// for 3 and 4 of its 6: steps of 2 there.
 template <typename T>
 int64_t unit_cols(const Level3Plan<T> &p) {
-  return (p.direct || p.b_in_place) && p.s == 1 && p.nr >= 8 ? 4 : p.nr;
+  if (p.s == 2) return p.direct && p.nr >= 6 ? 2 : p.nr;
+  return (p.direct || p.b_in_place) && p.nr >= 8 ? 4 : p.nr;
 }
 
 // Threads claim units (blocks of whole tiles of C) from a counter until none
