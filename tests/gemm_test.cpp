@@ -97,7 +97,8 @@ TEST(Gemm, EdgeSweepDouble) { edge_sweep<double>(2); }
 TEST(Gemm, EdgeSweepComplexFloat) { edge_sweep<std::complex<float>>(3); }
 TEST(Gemm, EdgeSweepComplexDouble) { edge_sweep<std::complex<double>>(4); }
 
-// Shapes with all rows in one MC block and k >= 64 (k-dominated ones here):
+// Shapes with all rows in one MC block and k >= 64 (k-dominated ones here),
+// then k < 64 over few row tiles:
 // the blocked path reads real op(B) in place when its columns are contiguous
 // (op N), and f32 and complex op(A) when its columns are contiguous, short
 // (at most 512 bytes apart) and not conjugated; it packs them otherwise (and
@@ -118,6 +119,18 @@ void in_place_sweep(uint64_t seed) {
       // Enough multiply-adds (> 700k) that the blocked path runs, not the direct one.
       const int64_t m = ms[rep % 6], n = ns[(rep / 2) % 4], k = std::max<int64_t>(ks[rep % 3], 700000 / (m * n) + 1);
       Case c{ops[rep % 3], ops[(rep / 3) % 3], m, n, k, pa, pb, rep % 2};
+      auto r = run_case<T>(H.h, c, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
+      worst = std::max(worst, r.worst_ratio);
+      EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(c.k))
+          << op_name(c.ta) << op_name(c.tb) << " m=" << c.m << " n=" << c.n << " k=" << c.k;
+      EXPECT_EQ(r.mismatches, 0);
+    }
+    // k < 64 with few row tiles: real op(B) read in place when k >= twice
+    // the row tiles (choose_in_place), packed otherwise.
+    const Case few_rows[] = {{TBLAS_OP_N, TBLAS_OP_N, 7, 3301, 31, 0, 2, 1},  {TBLAS_OP_T, TBLAS_OP_N, 16, 4000, 16, 3, 0, 0},
+                             {TBLAS_OP_N, TBLAS_OP_N, 33, 2500, 20, 1, 0, 5}, {TBLAS_OP_C, TBLAS_OP_N, 40, 1999, 40, 0, 1, 0},
+                             {TBLAS_OP_N, TBLAS_OP_T, 17, 3000, 34, 2, 2, 2}, {TBLAS_OP_N, TBLAS_OP_N, 64, 1500, 9, 0, 0, 3}};
+    for (const Case &c : few_rows) {
       auto r = run_case<T>(H.h, c, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
       worst = std::max(worst, r.worst_ratio);
       EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(c.k))

@@ -171,16 +171,26 @@ bool short_columns(const GemmOperand<T> &x, int s) {
 // 108–127 → 137); dgemm 128³ 37 → 39, 64×64×20000 (B only) 26 → 29. With m
 // above MC (B feeding many blocks) in-place B lost 2–5 % (sgemm/dgemm 1024³,
 // dgemm 512³); with k = 32 (2048×2048×32) the per-tile set-up over so few
-// k-steps lost 2–25 %, hence k >= 64. Each element's FMA sequence is the
-// same either way, so the choice never changes a result.
+// k-steps lost 2–25 %, hence k >= 64 — for B, or k >= twice the row tiles
+// it feeds (session 16, both builds in one process, 1T / 2T: sgemm
+// 16×4000×16 2.00 / 1.89×, 8×4000×32 1.73 / 1.73×, 32×4000×32 1.27 / 1.29×,
+// 128×128×32 1.14 / 1.13×; dgemm 8×4000×32 2.26 / 2.20×, 128×128×32 1.10 /
+// 1.14×, 160×160×32 1.09 / 1.06×; with k under twice the row tiles
+// (200×4000×1..8, 480×480×8) it read 0.93–1.04, so those stay packed).
+// Each element's FMA sequence is the same either way, so the choice never
+// changes a result.
 template <typename T>
 void choose_in_place(Level3Plan<T> &p) {
-  if (p.direct || p.k < 64 || p.m > p.mc_e) return;
+  if (p.direct || p.m > p.mc_e) return;
   if (p.s == 2) {
-    p.a_in_place = short_columns(p.A, 2);
+    if (p.k >= 64) p.a_in_place = short_columns(p.A, 2);
     return;
   }
-  p.b_in_place = p.B.rs == 1;
+  // Below 64 k-steps B is still read in place when it feeds few row tiles:
+  // packing costs ~3 cycles per element of a B panel, shared by the column's
+  // ceil(m/MR) tiles, against the direct tile's set-up over few k-steps.
+  p.b_in_place = p.B.rs == 1 && (p.k >= 64 || p.k >= 2 * ceil_div(p.m, p.mr_e));
+  if (p.k < 64) return;
   p.a_in_place = sizeof(T) == 4 && short_columns(p.A, 1);
 }
 
