@@ -126,10 +126,13 @@ void in_place_sweep(uint64_t seed) {
       EXPECT_EQ(r.mismatches, 0);
     }
     // k < 64 with few row tiles: real op(B) read in place when k >= twice
-    // the row tiles (choose_in_place), packed otherwise.
+    // the row tiles (choose_in_place), packed otherwise; then tall and narrow
+    // (n <= 2·NR, k <= 256): real op(A) with contiguous columns in place.
     const Case few_rows[] = {{TBLAS_OP_N, TBLAS_OP_N, 7, 3301, 31, 0, 2, 1},  {TBLAS_OP_T, TBLAS_OP_N, 16, 4000, 16, 3, 0, 0},
                              {TBLAS_OP_N, TBLAS_OP_N, 33, 2500, 20, 1, 0, 5}, {TBLAS_OP_C, TBLAS_OP_N, 40, 1999, 40, 0, 1, 0},
-                             {TBLAS_OP_N, TBLAS_OP_T, 17, 3000, 34, 2, 2, 2}, {TBLAS_OP_N, TBLAS_OP_N, 64, 1500, 9, 0, 0, 3}};
+                             {TBLAS_OP_N, TBLAS_OP_T, 17, 3000, 34, 2, 2, 2}, {TBLAS_OP_N, TBLAS_OP_N, 64, 1500, 9, 0, 0, 3},
+                             {TBLAS_OP_N, TBLAS_OP_N, 3001, 16, 40, 3, 0, 1}, {TBLAS_OP_N, TBLAS_OP_T, 2500, 24, 9, 0, 1, 0},
+                             {TBLAS_OP_N, TBLAS_OP_N, 1201, 7, 256, 5, 2, 2}, {TBLAS_OP_T, TBLAS_OP_N, 2000, 20, 30, 0, 0, 0}};
     for (const Case &c : few_rows) {
       auto r = run_case<T>(H.h, c, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
       worst = std::max(worst, r.worst_ratio);

@@ -181,7 +181,16 @@ bool short_columns(const GemmOperand<T> &x, int s) {
 // changes a result.
 template <typename T>
 void choose_in_place(Level3Plan<T> &p) {
-  if (p.direct || p.m > p.mc_e) return;
+  if (p.direct) return;
+  // Real op(A) with contiguous columns feeding at most two column panels
+  // (n <= 2·NR), up to 256 k-steps: packing an element (~3 cycles) costs
+  // more than its 2·NR FMAs. Both builds in one process, 1T / 2T: sgemm
+  // 4000×16×16 1.68 / 1.44×, 10000×8×16 2.37 / 2.26×, 2000×12×32 1.57 /
+  // 1.42×, 4000×16×256 1.54 / 1.57×; dgemm 4000×16×16 1.71 / 1.30×,
+  // 4000×16×256 1.67 / 1.44×. Beyond: n up to 6·NR 0.82–1.19 (mixed), k of
+  // 512–2000 0.59–1.06 (k lines of A per tile, too many streams).
+  if (p.s == 1 && p.n <= 2 * p.nr && p.k <= 256 && p.A.rs == 1 && !p.A.conj) p.a_in_place = true;
+  if (p.m > p.mc_e) return;
   if (p.s == 2) {
     if (p.k >= 64) p.a_in_place = short_columns(p.A, 2);
     return;
@@ -191,7 +200,7 @@ void choose_in_place(Level3Plan<T> &p) {
   // ceil(m/MR) tiles, against the direct tile's set-up over few k-steps.
   p.b_in_place = p.B.rs == 1 && (p.k >= 64 || p.k >= 2 * ceil_div(p.m, p.mr_e));
   if (p.k < 64) return;
-  p.a_in_place = sizeof(T) == 4 && short_columns(p.A, 1);
+  p.a_in_place = p.a_in_place || (sizeof(T) == 4 && short_columns(p.A, 1));
 }
 
 // op(A) with contiguous, unconjugated columns: what the real direct path
