@@ -308,6 +308,10 @@ inline int64_t panel_of(int64_t jr, int64_t w0, int64_t nr) {
 inline int64_t panel_width(int64_t jr, int64_t w0, int64_t nr, int64_t nc) {
   return jr == 0 && w0 != 0 ? w0 : std::min(nr, nc - jr);
 }
+// Widest partial panel the direct entry runs on a narrower tile than NR
+// (its 4- and 8-column instances exist for NR > 8); 0: none.
+constexpr int64_t kNarrowPanel(int64_t nr) { return nr > 8 ? 8 : 0; }
+
 // Packs the block's nc columns in that order: pack(first column, columns,
 // destination offset in elements) for the partial panel, then the rest
 // (`panel`: elements per packed panel).
@@ -413,7 +417,10 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
             else if (p.b_in_place)
               K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, b + jr * p.B.cs, p.B.rs, p.B.cs, beta_r, c, p.ldc,
                            r1 - r0, nr, p.tri, d);
-            else if (p.a_in_place)
+            else if (p.a_in_place || nr <= kNarrowPanel(p.nr))
+              // A partial panel of at most 8 of 12 columns: the direct entry
+              // (any strides) runs it on its 4- or 8-column tile; the packed
+              // tile computes all NR columns.
               K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, bp, p.nr, 1, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
             else K.ukr_packed(kc, p.alpha[0], ar, bp, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
             if (p.herk) zero_diagonal_imag(p, ic + r0, ic + r1, gj, gj + nr);
