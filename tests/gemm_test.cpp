@@ -113,17 +113,19 @@ void in_place_sweep(uint64_t seed) {
     Handle H;
     ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
     double worst = 0;
-    for (int rep = 0; rep < 18; ++rep) {
-      // Padding 0..3 (in place) or up to 40 (packed again) in turn.
-      const int pa = rep % 2 ? pad(rng) : rep % 4, pb = rep % 3 ? pad(rng) % 4 : pad(rng);
-      // Enough multiply-adds (> 700k) that the blocked path runs, not the direct one.
-      const int64_t m = ms[rep % 6], n = ns[(rep / 2) % 4], k = std::max<int64_t>(ks[rep % 3], 700000 / (m * n) + 1);
-      Case c{ops[rep % 3], ops[(rep / 3) % 3], m, n, k, pa, pb, rep % 2};
+    const auto check = [&](const Case &c) {
       auto r = run_case<T>(H.h, c, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
       worst = std::max(worst, r.worst_ratio);
       EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(c.k))
           << op_name(c.ta) << op_name(c.tb) << " m=" << c.m << " n=" << c.n << " k=" << c.k;
       EXPECT_EQ(r.mismatches, 0);
+    };
+    for (int rep = 0; rep < 18; ++rep) {
+      // Padding 0..3 (in place) or up to 40 (packed again) in turn.
+      const int pa = rep % 2 ? pad(rng) : rep % 4, pb = rep % 3 ? pad(rng) % 4 : pad(rng);
+      // Enough multiply-adds (> 700k) that the blocked path runs, not the direct one.
+      const int64_t m = ms[rep % 6], n = ns[(rep / 2) % 4], k = std::max<int64_t>(ks[rep % 3], 700000 / (m * n) + 1);
+      check(Case{ops[rep % 3], ops[(rep / 3) % 3], m, n, k, pa, pb, rep % 2});
     }
     // k < 64 with few row tiles: real op(B) read in place when k >= twice
     // the row tiles (choose_in_place), packed otherwise; then tall and narrow
@@ -133,13 +135,7 @@ void in_place_sweep(uint64_t seed) {
                              {TBLAS_OP_N, TBLAS_OP_T, 17, 3000, 34, 2, 2, 2}, {TBLAS_OP_N, TBLAS_OP_N, 64, 1500, 9, 0, 0, 3},
                              {TBLAS_OP_N, TBLAS_OP_N, 3001, 16, 40, 3, 0, 1}, {TBLAS_OP_N, TBLAS_OP_T, 2500, 24, 9, 0, 1, 0},
                              {TBLAS_OP_N, TBLAS_OP_N, 1201, 7, 256, 5, 2, 2}, {TBLAS_OP_T, TBLAS_OP_N, 2000, 20, 30, 0, 0, 0}};
-    for (const Case &c : few_rows) {
-      auto r = run_case<T>(H.h, c, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
-      worst = std::max(worst, r.worst_ratio);
-      EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(c.k))
-          << op_name(c.ta) << op_name(c.tb) << " m=" << c.m << " n=" << c.n << " k=" << c.k;
-      EXPECT_EQ(r.mismatches, 0);
-    }
+    for (const Case &c : few_rows) check(c);
     std::printf("[ worst ratio ] in place %s %s: %.3f\n", tesseraGetArchString(arch), tt::type_name<T>(), worst);
   }
 }

@@ -147,6 +147,14 @@ bool short_columns(const GemmOperand<T> &x, int s) {
   return x.rs == 1 && !x.conj && x.cs * int64_t(s * sizeof(T)) <= 512;
 }
 
+// op(A) with contiguous, unconjugated columns: what the real direct path
+// reads in place (and the complex one, which also reads a lone row at any
+// stride, below).
+template <typename T>
+bool a_columns_in_place(const GemmOperand<T> &A) {
+  return !A.conj && A.rs == 1;
+}
+
 // Operands the blocked path reads in place instead of packing, where packing
 // does not pay for itself: when all of C's rows fit one MC block, each packed
 // B panel feeds only that block's few row tiles, and in k-dominated shapes
@@ -189,7 +197,7 @@ void choose_in_place(Level3Plan<T> &p) {
   // 1.42×, 4000×16×256 1.54 / 1.57×; dgemm 4000×16×16 1.71 / 1.30×,
   // 4000×16×256 1.67 / 1.44×. Beyond: n up to 6·NR 0.82–1.19 (mixed), k of
   // 512–2000 0.59–1.06 (k lines of A per tile, too many streams).
-  if (p.s == 1 && p.n <= 2 * p.nr && p.k <= 256 && p.A.rs == 1 && !p.A.conj) p.a_in_place = true;
+  if (p.s == 1 && p.n <= 2 * p.nr && p.k <= 256 && a_columns_in_place(p.A)) p.a_in_place = true;
   if (p.m > p.mc_e) return;
   if (p.s == 2) {
     if (p.k >= 64) p.a_in_place = short_columns(p.A, 2);
@@ -201,14 +209,6 @@ void choose_in_place(Level3Plan<T> &p) {
   p.b_in_place = p.B.rs == 1 && (p.k >= 64 || p.k >= 2 * ceil_div(p.m, p.mr_e));
   if (p.k < 64) return;
   p.a_in_place = p.a_in_place || (sizeof(T) == 4 && short_columns(p.A, 1));
-}
-
-// op(A) with contiguous, unconjugated columns: what the real direct path
-// reads in place (and the complex one, which also reads a lone row at any
-// stride, below).
-template <typename T>
-bool a_columns_in_place(const GemmOperand<T> &A) {
-  return !A.conj && A.rs == 1;
 }
 
 // Whether the direct paths read rows of op(A) in place (`rows` of them in a
@@ -308,10 +308,6 @@ inline int64_t panel_of(int64_t jr, int64_t w0, int64_t nr) {
 inline int64_t panel_width(int64_t jr, int64_t w0, int64_t nr, int64_t nc) {
   return jr == 0 && w0 != 0 ? w0 : std::min(nr, nc - jr);
 }
-// Widest partial panel the direct entry runs on a narrower tile than NR
-// (its 4- and 8-column instances exist for NR > 8); 0: none.
-constexpr int64_t kNarrowPanel(int64_t nr) { return nr > 8 ? 8 : 0; }
-
 // Packs the block's nc columns in that order: pack(first column, columns,
 // destination offset in elements) for the partial panel, then the rest
 // (`panel`: elements per packed panel).
@@ -417,10 +413,7 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
             else if (p.b_in_place)
               K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, b + jr * p.B.cs, p.B.rs, p.B.cs, beta_r, c, p.ldc,
                            r1 - r0, nr, p.tri, d);
-            else if (p.a_in_place || nr <= kNarrowPanel(p.nr))
-              // A partial panel of at most 8 of 12 columns: the direct entry
-              // (any strides) runs it on its 4- or 8-column tile; the packed
-              // tile computes all NR columns.
+            else if (p.a_in_place)
               K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, bp, p.nr, 1, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
             else K.ukr_packed(kc, p.alpha[0], ar, bp, beta_r, c, p.ldc, r1 - r0, nr, p.tri, d);
             if (p.herk) zero_diagonal_imag(p, ic + r0, ic + r1, gj, gj + nr);
