@@ -15,6 +15,7 @@ namespace {
 
 using tt::real_t;
 template <typename T> using V = std::vector<T>;
+template <typename T> using R = real_t<T>;
 
 using tt::gemm;
 using tt::Handle;
@@ -292,7 +293,10 @@ void thread_determinism() {
                         // direct path on 2-3 threads, units of 4-column steps
                         // (real) and 2-column steps (complex)
                         {TBLAS_OP_N, TBLAS_OP_N, 64, 76, 72, 0, 1, 0},
-                        {TBLAS_OP_N, TBLAS_OP_T, 60, 62, 64, 1, 0, 2}};
+                        {TBLAS_OP_N, TBLAS_OP_T, 60, 62, 64, 1, 0, 2},
+                        // k-grouped tiles (AVX-512, real m <= 8 / 4) on 2-3 threads
+                        {TBLAS_OP_N, TBLAS_OP_N, 4, 900, 201, 1, 0, 1},
+                        {TBLAS_OP_T, TBLAS_OP_N, 7, 700, 103, 0, 2, 0}};
   for (tesseraArch_t arch : supported_paths()) {
     for (const Case &c : cases) {
       V<T> first;
@@ -422,6 +426,65 @@ void invalid_arguments() {
   EXPECT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &zero, nullptr, m, nullptr, k, &one, C.data(), m),
             TESSERA_STATUS_SUCCESS);
 }
+
+// Real GEMMs with a few rows and op(B) = N take the k-grouped tiles on
+// AVX-512 (H rows × G k-steps per vector, G = 2, 4, 8 by m): every m up to
+// past the largest H, every k around G (a last group shorter than G: B's
+// missing steps must read nothing past its column and add nothing), every n
+// around the 4-, 8- and 16-column tiles (aliased padding columns), op(A) N
+// (packed by column chunks) and T (element by element), lda / ldb / ldc
+// padded; beta = 0 over a NaN-poisoned C; and Inf / NaN in the last k-step
+// of B and A, where the short group's zero padding meets them.
+template <typename T>
+void kgroup_sweep(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const R<T> inf = std::numeric_limits<R<T>>::infinity(), nan = std::numeric_limits<R<T>>::quiet_NaN();
+  for (tesseraArch_t arch : supported_paths()) {
+    Handle H;
+    ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+    double worst = 0;
+    int cases = 0;
+    for (int64_t m = 1; m <= 9; ++m)
+      for (int64_t k : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 65})
+        for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 33})
+          for (tblasOperation_t ta : {TBLAS_OP_N, TBLAS_OP_T}) {
+            const Case c{ta, TBLAS_OP_N, m, n, k, (m + k + n) % 3, (m + n) % 2, k % 3};
+            const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+            const auto r = run_case<T>(H.h, c, alpha, beta, rng);
+            ++cases;
+            worst = std::max(worst, r.worst_ratio);
+            const std::string what = std::string(tesseraGetArchString(arch)) + " " + op_name(ta) +
+                                     "N m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
+            EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(k)) << what;
+            EXPECT_EQ(r.mismatches, 0) << what;
+            if (n != 9 && n != 17) continue;
+            // beta = 0: C not read; special values in the last k-step.
+            const int64_t lda = ta == TBLAS_OP_N ? m : k;
+            V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * n), rng);
+            V<T> C(size_t(m * n), T(nan)), C0 = tt::random_vector<T>(size_t(m * n), rng);
+            const T one = T(1), zero = T(0);
+            ASSERT_EQ(gemm(H.h, ta, TBLAS_OP_N, m, n, k, &one, A.data(), lda, B.data(), k, &zero, C.data(), m),
+                      TESSERA_STATUS_SUCCESS);
+            for (const T &x : C) ASSERT_FALSE(std::isnan(x)) << "beta = 0 read C: " << what;
+            B[size_t(k - 1)] = T(inf);               // column 0, last k-step
+            B[size_t(k - 1 + k)] = T(nan);           // column 1
+            B[size_t(k)] = T(nan);                   // column 1's first step, just past column 0's last group
+            B[size_t(k - 1 + (n - 1) * k)] = T(-inf);  // last column
+            A[size_t(ta == TBLAS_OP_N ? (m - 1) + (k - 1) * m : (k - 1) + (m - 1) * k)] = T(inf);  // last row
+            V<T> Cs = C0;
+            ASSERT_EQ(gemm(H.h, ta, TBLAS_OP_N, m, n, k, &alpha, A.data(), lda, B.data(), k, &beta, Cs.data(), m),
+                      TESSERA_STATUS_SUCCESS);
+            V<tt::wide_of<T>> ref;
+            V<double> bound;
+            tt::ref_gemm<T>(ta, TBLAS_OP_N, m, n, k, alpha, A.data(), lda, B.data(), k, beta, C0, m, ref, bound);
+            EXPECT_EQ(tt::compare<T>(Cs, ref, bound, m, n, m).special_mismatch, 0) << "special values: " << what;
+          }
+    std::printf("[ worst ratio ] %s %s: %.3f over %d cases\n", tesseraGetArchString(arch), tt::type_name<T>(), worst,
+                cases);
+  }
+}
+TEST(Gemm, KGroupSweepFloat) { kgroup_sweep<float>(71); }
+TEST(Gemm, KGroupSweepDouble) { kgroup_sweep<double>(72); }
 
 // The transpose (cols × rows, leading dimension ldt) of the rows × cols
 // matrix X (leading dimension ldx).

@@ -32,6 +32,10 @@ int64_t unit_cols(const Level3Plan<T> &p) {
   return (p.direct || p.b_in_place) && p.nr >= 8 ? 4 : p.nr;
 }
 
+// Shortest k the k-grouped tile takes (below, its pair of sums and the fold
+// at write-back buy nothing).
+constexpr int64_t kKGroupMinK = 2;
+
 // Threads claim units (blocks of whole tiles of C) from a counter until none
 // are left; the caller alone can finish them all if a worker starts late.
 template <typename T>
@@ -45,7 +49,9 @@ void gemm_task(void *ctx, int slot, int nslots) {
     const int64_t m0 = mt0 * p.mr_e, m1 = std::min(p.m, mt1 * p.mr_e);
     const int64_t nu = unit_cols(p), n0 = nt0 * nu, n1 = std::min(p.n, nt1 * nu);
     if (m0 >= m1 || n0 >= n1) return;
-    if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
+    if (p.kg) p.kg->run(p.k, p.alpha[0], p.kg_a, p.B.p + n0 * p.B.cs, p.B.cs, p.beta[0], p.C + n0 * p.ldc, p.ldc,
+                        p.m, n1 - n0);
+    else if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
     else run_packed(p, slot, m0, m1, n0, n1);
   });
 }
@@ -127,13 +133,28 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   }
 
   const double macs = double(m) * double(n) * double(k);
+  // At most half a vector of rows (f32 8, f64 4), op(B)'s columns contiguous:
+  // the k-grouped tile (gemm_kernels.h), op(A) packed once for every unit.
+  const KGroupKernels<T> *kg = Complex ? nullptr : gemm_kernels_kgroup<T>(h->arch);
+  if (kg && (m > kg->rows || B.rs != 1 || k < kKGroupMinK)) kg = nullptr;
+  T *kg_a = nullptr;
+  if (kg) {
+    if (!h->workspace.reserve(1, size_t(2 * kg->rows) * size_t(ceil_div(k, 2)) * sizeof(T), 0))
+      return TESSERA_STATUS_ALLOC_FAILED;
+    kg_a = static_cast<T *>(h->workspace.a(0));
+    kg->pack_a(m, k, A.p, A.rs, A.cs, kg_a);
+    if (macs < kMinFlopsPerThread) {  // one thread by the flop rule: no plan
+      kg->run(k, alpha[0], kg_a, B.p, B.cs, beta[0], C, ldc, m, n);
+      return TESSERA_STATUS_SUCCESS;
+    }
+  }
   // Tiny real problems: run_direct's panel loop straight away (one thread by
   // the flop rule), op(A) read in place when its columns are contiguous and
   // otherwise packed once into workspace slot 0, as run_direct packs it —
   // without the plan, pool lease and work units, which were ~40 ns of a
   // 4×4×4 dgemm's 70 (OpenBLAS's whole call: 30) and a third of sgemm TN
   // 16³. The same kernel calls, so the same results.
-  if (!Complex && macs < kMinFlopsPerThread) {  // 2·macs flops: under two threads' worth
+  if (!Complex && !kg && macs < kMinFlopsPerThread) {  // 2·macs flops: under two threads' worth
     // One full row vector and n a multiple of 16 (f32, AVX-512): the row
     // vector × 16-column tile (16 FMA chains) instead of 12 + 4 columns,
     // whose 4-column tile waits on FMA latency. Zen 5, tables alternating
@@ -170,9 +191,17 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   p.C = C;
   p.ldc = ldc;
   p.tri = Triangle::all;
-  p.direct = macs <= (Complex ? kDirectMaxMacsComplex : kDirectMaxMacs);
+  p.direct = !kg && macs <= (Complex ? kDirectMaxMacsComplex : kDirectMaxMacs);
   set_blocking(p, h);
-  choose_in_place(p);
+  if (kg) {  // one row tile; units in column steps (run takes any n); nothing for a unit to pack
+    p.kg = kg;
+    p.kg_a = kg_a;
+    p.mr_e = kg->rows;
+    p.nr = kg->nr;
+    p.b_in_place = p.a_in_place = true;
+  } else {
+    choose_in_place(p);
+  }
   p.m_tiles = ceil_div(m, p.mr_e);
   p.n_tiles = ceil_div(n, unit_cols(p));
 

@@ -52,4 +52,14 @@ const GemmKernels<double> *gemm_kernels_narrow_c8<double>(Arch) {
   return nullptr;  // zsyrk's 4×8 tile measured slower than its 4×4 one (n = 4, 8: 1.1–1.3× the time)
 }
 
+template <>
+const KGroupKernels<float> *gemm_kernels_kgroup<float>(Arch arch) {
+  return arch == Arch::avx512 ? &avx512::kF32KGroup : nullptr;
+}
+
+template <>
+const KGroupKernels<double> *gemm_kernels_kgroup<double>(Arch arch) {
+  return arch == Arch::avx512 ? &avx512::kF64KGroup : nullptr;
+}
+
 }  // namespace tessera::dense

@@ -87,6 +87,31 @@ struct GemmKernels {
   int64_t kc_complex = 0;
 };
 
+// The k-grouped tiles (AVX-512; gemm_kgroup_avx512.cpp): real GEMMs with at
+// most half a vector of rows (`rows`: f32 8, f64 4), where the main tiles
+// would leave most of every FMA's lanes idle. A vector holds H rows × G
+// consecutive k-steps, G the largest of 2, 4, 8 with H = W/G >= m (W the
+// vector's lanes): lane i·G + c of column j's accumulator sums A(i, l)·B(l, j)
+// over the l with l % G == c, in order of l; the G sums are added pairwise
+// ((c0 + c1) + (c2 + c3) ...) at write-back, then C = alpha·sum + beta·C as
+// the main tiles write back (beta == 0: C not read). Each element's sum runs
+// in a different order than in the main tiles, so a shape takes these tiles
+// or the others by its shape alone (gemm_execute), never by thread count.
+//   pack_a: op(A)[0:m, 0:k] (element (i, l) at a[i*rs + l*cs], m <= rows)
+//     into ceil(k/G) vectors of W: element (i, l) at
+//     ap[(l/G)·W + i·G + l%G]; rows >= m and l >= k zero. At most
+//     2·rows·ceil(k/2) elements.
+//   run: C[0:m, 0:n] for any n, walking tiles of nr columns; op(B) with
+//     contiguous columns: B(l, j) at b[l + j*ldb], l < k and j < n only.
+template <typename T>
+struct KGroupKernels {
+  const char *name;  // type_op_tile__isa, e.g. "f32_gemm_{8,4,2}x16k{2,4,8}__avx512"
+  int rows, nr;      // at most `rows` rows of C; columns per full tile
+  void (*pack_a)(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap);
+  void (*run)(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
+              int64_t n);
+};
+
 // One table per ISA, defined in gemm_<isa>.cpp.
 namespace generic { extern const GemmKernels<float> kF32; extern const GemmKernels<double> kF64; }
 namespace avx2 {
@@ -96,6 +121,8 @@ extern const GemmKernels<double> kF64, kF64Narrow;
 namespace avx512 {
 extern const GemmKernels<float> kF32, kF32Narrow, kF32NarrowC8;
 extern const GemmKernels<double> kF64, kF64Narrow;
+extern const KGroupKernels<float> kF32KGroup;
+extern const KGroupKernels<double> kF64KGroup;
 }
 
 template <typename T>
@@ -110,5 +137,8 @@ const GemmKernels<T> &gemm_kernels_narrow(Arch arch);
 // vector and n a multiple of 16); nullptr elsewhere.
 template <typename T>
 const GemmKernels<T> *gemm_kernels_narrow_c8(Arch arch);
+// The k-grouped tiles where the ISA has them (AVX-512), nullptr elsewhere.
+template <typename T>
+const KGroupKernels<T> *gemm_kernels_kgroup(Arch arch);
 
 }  // namespace tessera::dense

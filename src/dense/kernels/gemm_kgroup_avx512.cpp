@@ -1,0 +1,334 @@
+// AVX-512 k-grouped tiles for real GEMMs with at most half a vector of rows
+// (f32 m <= 8, f64 m <= 4; the contract is in gemm_kernels.h). The main
+// tiles put C's rows along the vector, so a product with 8 rows of f32 fills
+// 8 of each FMA's 16 lanes (8×200×200 sgemm ran at ~25 % of peak, half of
+// what OpenBLAS's 8-row ymm kernel reaches), 4 rows a quarter, 1 row a
+// sixteenth. Here a vector holds H rows × G consecutive k-steps (W = H·G
+// lanes, G = 2, 4 or 8 — the smallest that leaves H >= m): lane i·G + c of
+// column j's accumulator sums A(i, l)·B(l, j) over the l with l % G == c.
+// Every lane does useful work when m == H; B's G k-steps are adjacent in a
+// column of op(B) and come in as one broadcast of G·size bytes; op(A) is
+// packed once per call in the same lane order; the G partial sums are added
+// pairwise at write-back. Compiled with the AVX-512 flags; reached only when
+// the CPU and OS support them.
+#include <immintrin.h>
+
+#include <cstdint>
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "dense/kernels/gemm_kernels.h"
+
+namespace tessera::dense::avx512 {
+namespace {
+
+// (Broadcasts, extracts and casts in their maskz forms with every lane kept:
+// the plain intrinsics pass an undefined merge source that GCC 12 reports as
+// possibly uninitialised when inlined — a false positive, as in
+// gemm_avx512.cpp; the same instructions result.)
+
+// f(integral_constant<int, q>) for q = 0 .. N-1 (lane-insert immediates and
+// permute constants need q at compile time).
+template <class F, int... Q>
+inline __attribute__((always_inline)) void unroll_impl(F &&f, std::integer_sequence<int, Q...>) {
+  (f(std::integral_constant<int, Q>{}), ...);
+}
+template <int N, class F>
+inline __attribute__((always_inline)) void unroll(F &&f) {
+  unroll_impl(f, std::make_integer_sequence<int, N>{});
+}
+
+// Arithmetic on T's vectors. (Data moves below are bit moves on __m512i.)
+struct AF32 {
+  using T = float;
+  using vec = __m512;
+  static constexpr int W = 16;
+  static vec zero() { return _mm512_setzero_ps(); }
+  static vec set1(T x) { return _mm512_set1_ps(x); }
+  static vec mul(vec a, vec b) { return _mm512_mul_ps(a, b); }
+  static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_ps(a, b, c); }
+  static vec cast(__m512i x) { return _mm512_castsi512_ps(x); }
+  static __m512i bits(vec x) { return _mm512_castps_si512(x); }
+  // Lanes 2p and 2p+1 of a (p < 8), then of b, added: [a-pairs | b-pairs].
+  static vec pair_sums(vec a, vec b) {
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    return _mm512_add_ps(_mm512_permutex2var_ps(a, even, b), _mm512_permutex2var_ps(a, odd, b));
+  }
+  // Element-granular masked moves of the first m elements (xmm / ymm).
+  static __mmask8 rows(int m) { return __mmask8((1u << m) - 1u); }
+  static __m128i load128(const T *p, int m) { return _mm_maskz_loadu_epi32(rows(m), p); }
+  static __m256i load256(const T *p, int m) { return _mm256_maskz_loadu_epi32(rows(m), p); }
+  static __m512i load512(const T *p, int m) { return _mm512_maskz_loadu_epi32(__mmask16((1u << m) - 1u), p); }
+  static void store128(T *p, __m128i v, int m) { _mm_mask_storeu_epi32(p, rows(m), v); }
+  static void store256(T *p, __m256i v, int m) { _mm256_mask_storeu_epi32(p, rows(m), v); }
+  // Lane permutation: element e of the result is element idx[e] of v.
+  template <class Idx>
+  static __m512i permute(__m512i v, Idx idx) {
+    alignas(64) int32_t ix[16];
+    for (int e = 0; e < 16; ++e) ix[e] = idx(e);
+    return _mm512_maskz_permutexvar_epi32(__mmask16(0xFFFF), _mm512_load_si512(ix), v);
+  }
+};
+
+struct AF64 {
+  using T = double;
+  using vec = __m512d;
+  static constexpr int W = 8;
+  static vec zero() { return _mm512_setzero_pd(); }
+  static vec set1(T x) { return _mm512_set1_pd(x); }
+  static vec mul(vec a, vec b) { return _mm512_mul_pd(a, b); }
+  static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_pd(a, b, c); }
+  static vec cast(__m512i x) { return _mm512_castsi512_pd(x); }
+  static __m512i bits(vec x) { return _mm512_castpd_si512(x); }
+  static vec pair_sums(vec a, vec b) {
+    const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+    const __m512i odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+    return _mm512_add_pd(_mm512_permutex2var_pd(a, even, b), _mm512_permutex2var_pd(a, odd, b));
+  }
+  static __mmask8 rows(int m) { return __mmask8((1u << m) - 1u); }
+  static __m128i load128(const T *p, int m) { return _mm_maskz_loadu_epi64(rows(m), p); }
+  static __m256i load256(const T *p, int m) { return _mm256_maskz_loadu_epi64(rows(m), p); }
+  static __m512i load512(const T *p, int m) { return _mm512_maskz_loadu_epi64(rows(m), p); }
+  static void store128(T *p, __m128i v, int m) { _mm_mask_storeu_epi64(p, rows(m), v); }
+  static void store256(T *p, __m256i v, int m) { _mm256_mask_storeu_epi64(p, rows(m), v); }
+  template <class Idx>
+  static __m512i permute(__m512i v, Idx idx) {
+    alignas(64) int64_t ix[8];
+    for (int e = 0; e < 8; ++e) ix[e] = idx(e);
+    return _mm512_maskz_permutexvar_epi64(__mmask8(0xFF), _mm512_load_si512(ix), v);
+  }
+};
+
+// Moves of CB-byte chunks (CB = 8, 16, 32: a column's H rows, or a group of
+// G k-steps of B) between memory and 64-bit-lane-aligned places of a vector.
+// A full chunk moves unmasked (an unmasked store forwards to a later load of
+// the same bytes and the reverse, masked ones do not on Zen 5); a partial one
+// element-masked within the chunk's own bytes, never touching a neighbour's.
+template <class A, int CB>
+struct Chunk {
+  using T = typename A::T;
+  static constexpr int N = CB / int(sizeof(T));  // elements per chunk
+  static constexpr int L = CB / 8;               // 64-bit lanes per chunk
+  // The first m (<= N) elements at p, zero above, into chunk Q of v.
+  template <int Q>
+  static inline __attribute__((always_inline)) __m512i put(__m512i v, const T *p, int m) {
+    const auto lanes = __mmask8(((1u << L) - 1u) << (Q * L));
+    if constexpr (CB == 32) {
+      const __m256i x = m == N ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)) : A::load256(p, m);
+      return _mm512_mask_broadcast_i64x4(v, lanes, x);
+    } else if constexpr (CB == 16) {
+      const __m128i x = m == N ? _mm_loadu_si128(reinterpret_cast<const __m128i *>(p)) : A::load128(p, m);
+      return _mm512_mask_broadcast_i64x2(v, lanes, x);
+    } else {
+      static_assert(CB == 8, "chunks of 8, 16 or 32 bytes");
+      const __m128i x = m == N ? _mm_loadu_si64(p) : _mm_loadu_si32(p);  // m < N: f32, one element
+      return _mm512_mask_broadcastq_epi64(v, lanes, x);
+    }
+  }
+  // Chunk Q of v: its first m elements to p.
+  template <int Q>
+  static inline __attribute__((always_inline)) void get(T *p, __m512i v, int m) {
+    const __m512i x = Q == 0 ? v : _mm512_maskz_alignr_epi64(__mmask8(0xFF), v, v, Q * L);  // rotate chunk Q to lane 0
+    if constexpr (CB == 32) {
+      const __m256i y = _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), x, 0);
+      if (m == N) _mm256_storeu_si256(reinterpret_cast<__m256i *>(p), y);
+      else A::store256(p, y, m);
+    } else if constexpr (CB == 16) {
+      const __m128i y = _mm512_maskz_extracti32x4_epi32(__mmask8(0xF), x, 0);
+      if (m == N) _mm_storeu_si128(reinterpret_cast<__m128i *>(p), y);
+      else A::store128(p, y, m);
+    } else {
+      const __m128i y = _mm512_maskz_extracti32x4_epi32(__mmask8(0xF), x, 0);
+      if (m == N) _mm_storeu_si64(p, y);
+      else _mm_storeu_si32(p, y);
+    }
+  }
+  // All G = 64 / CB chunk copies of the N elements at p (the first m of them,
+  // zero above: a last group shorter than G).
+  static inline __attribute__((always_inline)) __m512i bcast(const T *p, int m = N) {
+    if constexpr (CB == 32) {
+      return _mm512_maskz_broadcast_i64x4(__mmask8(0xFF), m == N ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)) : A::load256(p, m));
+    } else if constexpr (CB == 16) {
+      return _mm512_maskz_broadcast_i64x2(__mmask8(0xFF),
+                                          m == N ? _mm_loadu_si128(reinterpret_cast<const __m128i *>(p)) : A::load128(p, m));
+    } else {
+      int64_t x;
+      std::memcpy(&x, p, sizeof x);
+      if (m == N) return _mm512_set1_epi64(x);
+      return _mm512_maskz_broadcastq_epi64(__mmask8(0xFF), _mm_loadu_si32(p));  // f32, one element
+    }
+  }
+};
+
+// The full group of W elements (G = 8 for f64: a whole vector) as a "chunk".
+template <class A>
+struct Whole {
+  using T = typename A::T;
+  static inline __attribute__((always_inline)) __m512i bcast(const T *p, int m = A::W) {
+    return m == A::W ? _mm512_loadu_si512(p) : A::load512(p, m);
+  }
+};
+
+template <class A, int G>
+struct KGroup {
+  using T = typename A::T;
+  using vec = typename A::vec;
+  static constexpr int W = A::W, H = W / G;
+  using Col = Chunk<A, H * int(sizeof(T))>;  // a column's H rows of C
+  using Grp = std::conditional_t<G * sizeof(T) == 64, Whole<A>, Chunk<A, G * int(sizeof(T))>>;  // G k-steps of B
+  static_assert(H * int(sizeof(T)) >= 8, "columns of at least 8 bytes");
+
+  // C[0:m, 0:n] of one tile of NR columns, n <= NR (Full: n == NR). Columns
+  // >= n alias column n - 1 (valid memory, results discarded).
+  template <int NR, bool Full>
+  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const T *__restrict ap,
+                                                         const T *__restrict b, int64_t ldb, T beta, T *c,
+                                                         int64_t ldc, int m, int n) {
+    static_assert(NR % G == 0, "columns are written back G at a time");
+    vec acc[NR];
+#pragma GCC unroll 32
+    for (int j = 0; j < NR; ++j) acc[j] = A::zero();
+    // Column j's base at bq[j / 3] + (j % 3)·ldb: one register per three
+    // columns and the stride (base + index·scale), as the direct tile.
+    const T *bq[(NR + 2) / 3];
+    int64_t boff[NR];
+    if (Full) {
+#pragma GCC unroll 16
+      for (int g = 0; g < (NR + 2) / 3; ++g) bq[g] = b + 3 * g * ldb;
+    } else {
+#pragma GCC unroll 32
+      for (int j = 0; j < NR; ++j) boff[j] = (j < n ? j : n - 1) * ldb;
+    }
+    const auto bcol = [&](int j) __attribute__((always_inline)) {
+      return Full ? bq[j / 3] + (j % 3) * ldb : b + boff[j];
+    };
+    const int64_t steps = k / G;
+    for (int64_t s = 0; s < steps; ++s) {
+      const vec av = A::cast(_mm512_loadu_si512(ap + s * W));
+#pragma GCC unroll 32
+      for (int j = 0; j < NR; ++j) acc[j] = A::fmadd(av, A::cast(Grp::bcast(bcol(j) + G * s)), acc[j]);
+    }
+    if (const int rest = int(k - steps * G)) {
+      // The last k % G steps: B's missing steps load as zeros, as A's are
+      // packed (0·0: no NaN from Inf·0, and nothing read past column end).
+      const vec av = A::cast(_mm512_loadu_si512(ap + steps * W));
+#pragma GCC unroll 32
+      for (int j = 0; j < NR; ++j) acc[j] = A::fmadd(av, A::cast(Grp::bcast(bcol(j) + G * steps, rest)), acc[j]);
+    }
+    // Write-back as the main tiles': alpha·sum, plus beta·C unless beta is 0
+    // (then C is not read). G columns per vector after the fold.
+    const vec va = A::set1(alpha), vb = A::set1(beta);
+#pragma GCC unroll 16
+    for (int j = 0; j < NR; j += G) {
+      if (!Full && j >= n) break;
+      vec f[G];
+#pragma GCC unroll 8
+      for (int q = 0; q < G; ++q) f[q] = acc[j + q];
+      // Pairwise: level by level, neighbouring sums of each lane group.
+#pragma GCC unroll 4
+      for (int w = G; w > 1; w /= 2)
+#pragma GCC unroll 8
+        for (int q = 0; q < w / 2; ++q) f[q] = A::pair_sums(f[2 * q], f[2 * q + 1]);
+      vec r = A::mul(f[0], va);
+      T *cj = c + j * ldc;
+      const int cols = Full ? G : int(std::min<int64_t>(G, n - j));
+      if (beta != T(0)) {
+        __m512i cv = _mm512_setzero_si512();
+        unroll<G>([&](auto q) __attribute__((always_inline)) {
+          if (q < cols) cv = Col::template put<q>(cv, cj + q * ldc, m);
+        });
+        r = A::fmadd(A::cast(cv), vb, r);
+      }
+      unroll<G>([&](auto q) __attribute__((always_inline)) {
+        if (q < cols) Col::template get<q>(cj + q * ldc, A::bits(r), m);
+      });
+    }
+  }
+
+  static void pack_a(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
+    const int64_t steps = (k + G - 1) / G;
+    if (rs == 1) {
+      // Columns of op(A) contiguous: G column chunks (chunk c = step s·G + c),
+      // then one permutation from column-major chunks to lane i·G + c.
+      for (int64_t s = 0; s < steps; ++s) {
+        __m512i v = _mm512_setzero_si512();
+        unroll<G>([&](auto q) __attribute__((always_inline)) {
+          const int64_t l = s * G + q;
+          if (l < k) v = Col::template put<q>(v, a + l * cs, int(m));
+        });
+        v = A::permute(v, [](int e) { return (e % G) * H + e / G; });
+        _mm512_storeu_si512(ap + s * W, v);
+      }
+      return;
+    }
+    for (int64_t s = 0; s < steps; ++s)
+      for (int i = 0; i < H; ++i)
+        for (int q = 0; q < G; ++q) {
+          const int64_t l = s * G + q;
+          ap[s * W + i * G + q] = i < m && l < k ? a[i * rs + l * cs] : T(0);
+        }
+  }
+
+  // Full NR-column tiles, then the rest on a narrower tile where one fits
+  // (fewer padding columns computed) or the NR tile with aliases.
+  template <int NR>
+  static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+                  int64_t n) {
+    int64_t j = 0;
+    for (; j + NR <= n; j += NR) tile<NR, true>(k, alpha, ap, b + j * ldb, ldb, beta, c + j * ldc, ldc, m, NR);
+    const int rest = int(n - j);
+    if (rest == 0) return;
+    b += j * ldb;
+    c += j * ldc;
+    constexpr int N4 = G > 4 ? G : 4, N8 = G > 8 ? G : 8;
+    if (rest == N4) return tile<N4, true>(k, alpha, ap, b, ldb, beta, c, ldc, m, N4);
+    if (rest < N4) return tile<N4, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+    if constexpr (N8 < NR) {
+      if (rest == N8) return tile<N8, true>(k, alpha, ap, b, ldb, beta, c, ldc, m, N8);
+      if (rest < N8) return tile<N8, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+    }
+    tile<NR, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+  }
+};
+
+// The group size for m rows: the largest G (at most 8) with W / G >= m.
+template <class A>
+constexpr int group_of(int64_t m) {
+  return m <= A::W / 8 ? 8 : m <= A::W / 4 ? 4 : 2;
+}
+
+// 16 columns: 16 accumulators, twice the FMA latency × pipes (4 cycles × 2)
+// in flight; per group of k-steps one A vector and 16 broadcasts.
+constexpr int kNr = 16;
+
+template <class A>
+struct KGroupEntry {
+  using T = typename A::T;
+  static void pack_a(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
+    switch (group_of<A>(m)) {
+      case 8: return KGroup<A, 8>::pack_a(m, k, a, rs, cs, ap);
+      case 4: return KGroup<A, 4>::pack_a(m, k, a, rs, cs, ap);
+      default: return KGroup<A, 2>::pack_a(m, k, a, rs, cs, ap);
+    }
+  }
+  static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
+                  int64_t n) {
+    switch (group_of<A>(m)) {
+      case 8: return KGroup<A, 8>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
+      case 4: return KGroup<A, 4>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
+      default: return KGroup<A, 2>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
+    }
+  }
+};
+
+}  // namespace
+
+const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}__avx512", 8, kNr,
+                                         &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run};
+const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}__avx512", 4, kNr,
+                                          &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run};
+
+}  // namespace tessera::dense::avx512
