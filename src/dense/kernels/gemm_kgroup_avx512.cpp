@@ -155,10 +155,10 @@ struct Chunk {
       return _mm512_maskz_broadcast_i64x2(__mmask8(0xFF),
                                           m == N ? _mm_loadu_si128(reinterpret_cast<const __m128i *>(p)) : A::load128(p, m));
     } else {
+      if (m < N) return _mm512_maskz_broadcastq_epi64(__mmask8(0xFF), _mm_loadu_si32(p));  // f32, one element
       int64_t x;
       std::memcpy(&x, p, sizeof x);
-      if (m == N) return _mm512_set1_epi64(x);
-      return _mm512_maskz_broadcastq_epi64(__mmask8(0xFF), _mm_loadu_si32(p));  // f32, one element
+      return _mm512_set1_epi64(x);
     }
   }
 };
@@ -180,6 +180,7 @@ struct KGroup {
   using Col = Chunk<A, H * int(sizeof(T))>;  // a column's H rows of C
   using Grp = std::conditional_t<G * sizeof(T) == 64, Whole<A>, Chunk<A, G * int(sizeof(T))>>;  // G k-steps of B
   static_assert(H * int(sizeof(T)) >= 8, "columns of at least 8 bytes");
+  static constexpr int kLevels = G == 8 ? 3 : G == 4 ? 2 : 1;  // log2 G: pairwise fold levels
 
   // C[0:m, 0:n] of one tile of NR columns, n <= NR (Full: n == NR). Columns
   // >= n alias column n - 1 (valid memory, results discarded).
@@ -228,10 +229,11 @@ struct KGroup {
 #pragma GCC unroll 8
       for (int q = 0; q < G; ++q) f[q] = acc[j + q];
       // Pairwise: level by level, neighbouring sums of each lane group.
-#pragma GCC unroll 4
-      for (int w = G; w > 1; w /= 2)
-#pragma GCC unroll 8
-        for (int q = 0; q < w / 2; ++q) f[q] = A::pair_sums(f[2 * q], f[2 * q + 1]);
+      unroll<kLevels>([&](auto level) __attribute__((always_inline)) {
+        unroll<(G >> level) / 2>([&](auto q) __attribute__((always_inline)) {
+          f[q] = A::pair_sums(f[2 * q], f[2 * q + 1]);
+        });
+      });
       vec r = A::mul(f[0], va);
       T *cj = c + j * ldc;
       const int cols = Full ? G : int(std::min<int64_t>(G, n - j));
