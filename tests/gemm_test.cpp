@@ -294,9 +294,10 @@ void thread_determinism() {
                         // (real) and 2-column steps (complex)
                         {TBLAS_OP_N, TBLAS_OP_N, 64, 76, 72, 0, 1, 0},
                         {TBLAS_OP_N, TBLAS_OP_T, 60, 62, 64, 1, 0, 2},
-                        // k-grouped tiles (AVX-512, real m <= 8 / 4) on 2-3 threads
+                        // k- and column-grouped tiles (AVX-512, real m <= 8 / 4) on 2-3 threads
                         {TBLAS_OP_N, TBLAS_OP_N, 4, 900, 201, 1, 0, 1},
-                        {TBLAS_OP_T, TBLAS_OP_N, 7, 700, 103, 0, 2, 0}};
+                        {TBLAS_OP_T, TBLAS_OP_N, 7, 700, 103, 0, 2, 0},
+                        {TBLAS_OP_N, TBLAS_OP_T, 3, 1000, 300, 2, 1, 0}};
   for (tesseraArch_t arch : supported_paths()) {
     for (const Case &c : cases) {
       V<T> first;
@@ -427,14 +428,17 @@ void invalid_arguments() {
             TESSERA_STATUS_SUCCESS);
 }
 
-// Real GEMMs with a few rows and op(B) = N take the k-grouped tiles on
-// AVX-512 (H rows × G k-steps per vector, G = 2, 4, 8 by m): every m up to
-// past the largest H, every k around G (a last group shorter than G: B's
-// missing steps must read nothing past its column and add nothing), every n
-// around the 4-, 8- and 16-column tiles (aliased padding columns), op(A) N
-// (packed by column chunks) and T (element by element), lda / ldb / ldc
-// padded; beta = 0 over a NaN-poisoned C; and Inf / NaN in the last k-step
-// of B and A, where the short group's zero padding meets them.
+// Real GEMMs with a few rows take the k-grouped tiles on AVX-512 (op(B) =
+// N: H rows × G k-steps per vector, G = 2, 4, 8 by m) or the column-grouped
+// ones (op(B) = T: H rows × G columns): every m up to past the largest H,
+// every k around G (a last group shorter than G: B's missing steps must read
+// nothing past its column and add nothing), every n around the tiles'
+// widths (aliased padding columns and groups), op(A) N (packed by column
+// chunks) and T (element by element), lda / ldb / ldc padded; beta = 0 over
+// a NaN-poisoned C; Inf / NaN in the last k-step of B and A, where a short
+// group's zero padding meets them; and op(B) = T with k <= 256 gives the
+// main tiles' bits (the same rows of a 16-row-taller product, which the main
+// tiles compute, in one k block as the column-grouped tiles do).
 template <typename T>
 void kgroup_sweep(uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -445,40 +449,62 @@ void kgroup_sweep(uint64_t seed) {
     double worst = 0;
     int cases = 0;
     for (int64_t m = 1; m <= 9; ++m)
-      for (int64_t k : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 65})
-        for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 33})
-          for (tblasOperation_t ta : {TBLAS_OP_N, TBLAS_OP_T}) {
-            const Case c{ta, TBLAS_OP_N, m, n, k, (m + k + n) % 3, (m + n) % 2, k % 3};
-            const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
-            const auto r = run_case<T>(H.h, c, alpha, beta, rng);
-            ++cases;
-            worst = std::max(worst, r.worst_ratio);
-            const std::string what = std::string(tesseraGetArchString(arch)) + " " + op_name(ta) +
-                                     "N m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
-            EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(k)) << what;
-            EXPECT_EQ(r.mismatches, 0) << what;
-            if (n != 9 && n != 17) continue;
-            // beta = 0: C not read; special values in the last k-step.
-            const int64_t lda = ta == TBLAS_OP_N ? m : k;
-            V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * n), rng);
-            V<T> C(size_t(m * n), T(nan)), C0 = tt::random_vector<T>(size_t(m * n), rng);
-            const T one = T(1), zero = T(0);
-            ASSERT_EQ(gemm(H.h, ta, TBLAS_OP_N, m, n, k, &one, A.data(), lda, B.data(), k, &zero, C.data(), m),
-                      TESSERA_STATUS_SUCCESS);
-            for (const T &x : C) ASSERT_FALSE(std::isnan(x)) << "beta = 0 read C: " << what;
-            B[size_t(k - 1)] = T(inf);               // column 0, last k-step
-            B[size_t(k - 1 + k)] = T(nan);           // column 1
-            B[size_t(k)] = T(nan);                   // column 1's first step, just past column 0's last group
-            B[size_t(k - 1 + (n - 1) * k)] = T(-inf);  // last column
-            A[size_t(ta == TBLAS_OP_N ? (m - 1) + (k - 1) * m : (k - 1) + (m - 1) * k)] = T(inf);  // last row
-            V<T> Cs = C0;
-            ASSERT_EQ(gemm(H.h, ta, TBLAS_OP_N, m, n, k, &alpha, A.data(), lda, B.data(), k, &beta, Cs.data(), m),
-                      TESSERA_STATUS_SUCCESS);
-            V<tt::wide_of<T>> ref;
-            V<double> bound;
-            tt::ref_gemm<T>(ta, TBLAS_OP_N, m, n, k, alpha, A.data(), lda, B.data(), k, beta, C0, m, ref, bound);
-            EXPECT_EQ(tt::compare<T>(Cs, ref, bound, m, n, m).special_mismatch, 0) << "special values: " << what;
-          }
+      for (int64_t k : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 65, 300})
+        for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 33, 70})
+          for (tblasOperation_t ta : {TBLAS_OP_N, TBLAS_OP_T})
+            for (tblasOperation_t tb : {TBLAS_OP_N, TBLAS_OP_T}) {
+              if ((k == 300 || n == 70) && (m % 3 != 1 || ta != TBLAS_OP_N)) continue;  // a few long ones
+              const Case c{ta, tb, m, n, k, (m + k + n) % 3, (m + n) % 2, k % 3};
+              const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+              const auto r = run_case<T>(H.h, c, alpha, beta, rng);
+              ++cases;
+              worst = std::max(worst, r.worst_ratio);
+              const std::string what = std::string(tesseraGetArchString(arch)) + " " + op_name(ta) + op_name(tb) +
+                                       " m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                                       " k=" + std::to_string(k);
+              EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(k)) << what;
+              EXPECT_EQ(r.mismatches, 0) << what;
+              if (n != 9 && n != 17 && n != 70) continue;
+              const int64_t lda = ta == TBLAS_OP_N ? m : k, ldb = tb == TBLAS_OP_N ? k : n;
+              const auto bi = [&](int64_t l, int64_t j) { return size_t(tb == TBLAS_OP_N ? l + j * k : j + l * n); };
+              V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * n), rng);
+              const T one = T(1), zero = T(0);
+              if (tb == TBLAS_OP_T && k <= 256) {  // the main tiles' bits
+                const int64_t M = m + 16;
+                V<T> Ab = tt::random_vector<T>(size_t(M * k), rng), Cb = tt::random_vector<T>(size_t(M * n), rng);
+                V<T> Cm(size_t(m * n));
+                for (int64_t l = 0; l < k; ++l)
+                  for (int64_t i = 0; i < m; ++i)
+                    Ab[size_t(ta == TBLAS_OP_N ? i + l * M : l + i * k)] = A[size_t(ta == TBLAS_OP_N ? i + l * m : l + i * k)];
+                for (int64_t j = 0; j < n; ++j)
+                  for (int64_t i = 0; i < m; ++i) Cm[size_t(i + j * m)] = Cb[size_t(i + j * M)];
+                ASSERT_EQ(gemm(H.h, ta, tb, M, n, k, &alpha, Ab.data(), ta == TBLAS_OP_N ? M : k, B.data(), ldb, &beta,
+                               Cb.data(), M),
+                          TESSERA_STATUS_SUCCESS);
+                ASSERT_EQ(gemm(H.h, ta, tb, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, Cm.data(), m),
+                          TESSERA_STATUS_SUCCESS);
+                for (int64_t j = 0; j < n; ++j)
+                  ASSERT_EQ(std::memcmp(&Cm[size_t(j * m)], &Cb[size_t(j * M)], size_t(m) * sizeof(T)), 0)
+                      << "not the main tiles' bits: " << what;
+              }
+              // beta = 0: C not read; special values in the last k-step.
+              V<T> C(size_t(m * n), T(nan)), C0 = tt::random_vector<T>(size_t(m * n), rng);
+              ASSERT_EQ(gemm(H.h, ta, tb, m, n, k, &one, A.data(), lda, B.data(), ldb, &zero, C.data(), m),
+                        TESSERA_STATUS_SUCCESS);
+              for (const T &x : C) ASSERT_FALSE(std::isnan(x)) << "beta = 0 read C: " << what;
+              B[bi(k - 1, 0)] = T(inf);       // column 0, last k-step
+              B[bi(k - 1, 1)] = T(nan);       // column 1
+              if (tb == TBLAS_OP_N) B[bi(0, 1)] = T(nan);  // column 1's first step, just past column 0's last group
+              B[bi(k - 1, n - 1)] = T(-inf);  // last column
+              A[size_t(ta == TBLAS_OP_N ? (m - 1) + (k - 1) * m : (k - 1) + (m - 1) * k)] = T(inf);  // last row
+              V<T> Cs = C0;
+              ASSERT_EQ(gemm(H.h, ta, tb, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, Cs.data(), m),
+                        TESSERA_STATUS_SUCCESS);
+              V<tt::wide_of<T>> ref;
+              V<double> bound;
+              tt::ref_gemm<T>(ta, tb, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C0, m, ref, bound);
+              EXPECT_EQ(tt::compare<T>(Cs, ref, bound, m, n, m).special_mismatch, 0) << "special values: " << what;
+            }
     std::printf("[ worst ratio ] %s %s: %.3f over %d cases\n", tesseraGetArchString(arch), tt::type_name<T>(), worst,
                 cases);
   }

@@ -49,8 +49,9 @@ void gemm_task(void *ctx, int slot, int nslots) {
     const int64_t m0 = mt0 * p.mr_e, m1 = std::min(p.m, mt1 * p.mr_e);
     const int64_t nu = unit_cols(p), n0 = nt0 * nu, n1 = std::min(p.n, nt1 * nu);
     if (m0 >= m1 || n0 >= n1) return;
-    if (p.kg) p.kg->run(p.k, p.alpha[0], p.kg_a, p.B.p + n0 * p.B.cs, p.B.cs, p.beta[0], p.C + n0 * p.ldc, p.ldc,
-                        p.m, n1 - n0);
+    if (p.kg) (p.kg_cols ? p.kg->run_cols : p.kg->run)(p.k, p.alpha[0], p.kg_a, p.B.p + n0 * p.B.cs,
+                                                       p.kg_cols ? p.B.rs : p.B.cs, p.beta[0], p.C + n0 * p.ldc,
+                                                       p.ldc, p.m, n1 - n0);
     else if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
     else run_packed(p, slot, m0, m1, n0, n1);
   });
@@ -133,18 +134,19 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   }
 
   const double macs = double(m) * double(n) * double(k);
-  // At most half a vector of rows (f32 8, f64 4), op(B)'s columns contiguous:
-  // the k-grouped tile (gemm_kernels.h), op(A) packed once for every unit.
+  // At most half a vector of rows (f32 8, f64 4): the k-grouped tiles
+  // (gemm_kernels.h) where op(B)'s columns are contiguous, the column-grouped
+  // ones where its rows are; op(A) packed once for every unit.
   const KGroupKernels<T> *kg = Complex ? nullptr : gemm_kernels_kgroup<T>(h->arch);
-  if (kg && (m > kg->rows || B.rs != 1 || k < kKGroupMinK)) kg = nullptr;
+  const bool kg_cols = kg && B.rs != 1 && B.cs == 1;
+  if (kg && (m > kg->rows || (B.rs != 1 && !kg_cols) || (!kg_cols && k < kKGroupMinK))) kg = nullptr;
   T *kg_a = nullptr;
   if (kg) {
-    if (!h->workspace.reserve(1, size_t(2 * kg->rows) * size_t(ceil_div(k, 2)) * sizeof(T), 0))
-      return TESSERA_STATUS_ALLOC_FAILED;
+    if (!h->workspace.reserve(1, size_t(2 * kg->rows) * size_t(k) * sizeof(T), 0)) return TESSERA_STATUS_ALLOC_FAILED;
     kg_a = static_cast<T *>(h->workspace.a(0));
-    kg->pack_a(m, k, A.p, A.rs, A.cs, kg_a);
+    (kg_cols ? kg->pack_a_cols : kg->pack_a)(m, k, A.p, A.rs, A.cs, kg_a);
     if (macs < kMinFlopsPerThread) {  // one thread by the flop rule: no plan
-      kg->run(k, alpha[0], kg_a, B.p, B.cs, beta[0], C, ldc, m, n);
+      (kg_cols ? kg->run_cols : kg->run)(k, alpha[0], kg_a, B.p, kg_cols ? B.rs : B.cs, beta[0], C, ldc, m, n);
       return TESSERA_STATUS_SUCCESS;
     }
   }
@@ -195,6 +197,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   set_blocking(p, h);
   if (kg) {  // one row tile; units in column steps (run takes any n); nothing for a unit to pack
     p.kg = kg;
+    p.kg_cols = kg_cols;
     p.kg_a = kg_a;
     p.mr_e = kg->rows;
     p.nr = kg->nr;

@@ -103,6 +103,13 @@ struct GemmKernels {
 //     2·rows·ceil(k/2) elements.
 //   run: C[0:m, 0:n] for any n, walking tiles of nr columns; op(B) with
 //     contiguous columns: B(l, j) at b[l + j*ldb], l < k and j < n only.
+// The column-grouped variant, for op(B) with contiguous rows (op T), where
+// B's G adjacent elements are columns: lane i·G + q of an accumulator sums
+// A(i, l)·B(l, j + q) in order of l — the main tiles' sums, written back per
+// block of 256 k-steps (the first block with beta, later ones adding).
+//   pack_a_cols: element (i, l) at ap[l·W + i·G + q] for every q < G (W·k
+//     elements, at most 2·rows·k); rows >= m zero.
+//   run_cols: as run, B(l, j) at b[l*ldb + j].
 template <typename T>
 struct KGroupKernels {
   const char *name;  // type_op_tile__isa, e.g. "f32_gemm_{8,4,2}x16k{2,4,8}__avx512"
@@ -110,6 +117,9 @@ struct KGroupKernels {
   void (*pack_a)(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap);
   void (*run)(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
               int64_t n);
+  void (*pack_a_cols)(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap);
+  void (*run_cols)(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
+                   int64_t n);
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.

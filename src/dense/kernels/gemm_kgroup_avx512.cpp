@@ -172,6 +172,30 @@ struct Whole {
   }
 };
 
+// Write-back of G columns held as chunks of one vector (column q's H rows in
+// chunk q), as the main tiles write back: alpha·sum, plus beta·C unless beta
+// is 0 (then C is not read); the first `cols` columns, m rows.
+template <class A, int G>
+struct ColumnsOut {
+  using T = typename A::T;
+  using vec = typename A::vec;
+  using Col = Chunk<A, A::W / G * int(sizeof(T))>;
+  static inline __attribute__((always_inline)) void write(vec sum, vec va, T beta, vec vb, T *c, int64_t ldc, int m,
+                                                           int cols) {
+    vec r = A::mul(sum, va);
+    if (beta != T(0)) {
+      __m512i cv = _mm512_setzero_si512();
+      unroll<G>([&](auto q) __attribute__((always_inline)) {
+        if (q < cols) cv = Col::template put<q>(cv, c + q * ldc, m);
+      });
+      r = A::fmadd(A::cast(cv), vb, r);
+    }
+    unroll<G>([&](auto q) __attribute__((always_inline)) {
+      if (q < cols) Col::template get<q>(c + q * ldc, A::bits(r), m);
+    });
+  }
+};
+
 template <class A, int G>
 struct KGroup {
   using T = typename A::T;
@@ -219,8 +243,7 @@ struct KGroup {
 #pragma GCC unroll 32
       for (int j = 0; j < NR; ++j) acc[j] = A::fmadd(av, A::cast(Grp::bcast(bcol(j) + G * steps, rest)), acc[j]);
     }
-    // Write-back as the main tiles': alpha·sum, plus beta·C unless beta is 0
-    // (then C is not read). G columns per vector after the fold.
+    // G columns per vector after the fold.
     const vec va = A::set1(alpha), vb = A::set1(beta);
 #pragma GCC unroll 16
     for (int j = 0; j < NR; j += G) {
@@ -234,19 +257,7 @@ struct KGroup {
           f[q] = A::pair_sums(f[2 * q], f[2 * q + 1]);
         });
       });
-      vec r = A::mul(f[0], va);
-      T *cj = c + j * ldc;
-      const int cols = Full ? G : int(std::min<int64_t>(G, n - j));
-      if (beta != T(0)) {
-        __m512i cv = _mm512_setzero_si512();
-        unroll<G>([&](auto q) __attribute__((always_inline)) {
-          if (q < cols) cv = Col::template put<q>(cv, cj + q * ldc, m);
-        });
-        r = A::fmadd(A::cast(cv), vb, r);
-      }
-      unroll<G>([&](auto q) __attribute__((always_inline)) {
-        if (q < cols) Col::template get<q>(cj + q * ldc, A::bits(r), m);
-      });
+      ColumnsOut<A, G>::write(f[0], va, beta, vb, c + j * ldc, ldc, m, Full ? G : int(std::min<int64_t>(G, n - j)));
     }
   }
 
@@ -296,6 +307,94 @@ struct KGroup {
   }
 };
 
+// Column-grouped tiles for op(B) with contiguous rows (op T: B(l, j) at
+// b[l*ldb + j]): lane i·G + q of accumulator g sums A(i, l)·B(l, j0 + g·G + q)
+// — each A element repeated G times in its packed vector, B's G adjacent
+// columns of row l one broadcast. Each element's FMAs run in order of l from
+// zero and are written back as the main tiles', in blocks of kKc k-steps
+// (the first with beta, the others adding to C): the main tiles' sums when
+// the packed path's KC is the same.
+template <class A, int G>
+struct CGroup {
+  using T = typename A::T;
+  using vec = typename A::vec;
+  static constexpr int W = A::W, H = W / G;
+  using Col = Chunk<A, H * int(sizeof(T))>;
+  using Grp = std::conditional_t<G * sizeof(T) == 64, Whole<A>, Chunk<A, G * int(sizeof(T))>>;
+  static constexpr int64_t kKc = 256;  // A's block: 256 · 64 B = 16 KiB, L1-resident across the tiles
+
+  // C[0:m, 0:n] of one tile of NG·G columns, n <= NG·G (Full: n == NG·G);
+  // groups past n alias the last one, and its columns past n load as zeros.
+  template <int NG, bool Full>
+  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const T *__restrict ap,
+                                                         const T *__restrict b, int64_t ldb, T beta, T *c,
+                                                         int64_t ldc, int m, int n) {
+    vec acc[NG];
+#pragma GCC unroll 32
+    for (int g = 0; g < NG; ++g) acc[g] = A::zero();
+    const int groups = Full ? NG : (n + G - 1) / G;
+    int64_t off[NG];
+    int cnt[NG];
+    if (!Full)
+#pragma GCC unroll 32
+      for (int g = 0; g < NG; ++g) {
+        const int h = g < groups ? g : groups - 1;
+        off[g] = int64_t(h) * G;
+        cnt[g] = std::min(G, n - h * G);
+      }
+    for (int64_t l = 0; l < k; ++l) {
+      const vec av = A::cast(_mm512_loadu_si512(ap + l * W));
+      const T *br = b + l * ldb;
+#pragma GCC unroll 32
+      for (int g = 0; g < NG; ++g)
+        acc[g] = A::fmadd(av, A::cast(Full ? Grp::bcast(br + g * G) : Grp::bcast(br + off[g], cnt[g])), acc[g]);
+    }
+    const vec va = A::set1(alpha), vb = A::set1(beta);
+#pragma GCC unroll 32
+    for (int g = 0; g < NG; ++g) {
+      if (!Full && g >= groups) break;
+      // Lane i·G + q to chunk q, row i.
+      const vec r = A::cast(A::permute(A::bits(acc[g]), [](int e) { return (e % H) * G + e / H; }));
+      ColumnsOut<A, G>::write(r, va, beta, vb, c + g * G * ldc, ldc, m, Full ? G : std::min(G, n - g * G));
+    }
+  }
+
+  static void pack_a(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
+    for (int64_t l = 0; l < k; ++l) {
+      if (rs == 1) {  // a column chunk, each element spread to its G lanes
+        const __m512i v = Col::template put<0>(_mm512_setzero_si512(), a + l * cs, int(m));
+        _mm512_storeu_si512(ap + l * W, A::permute(v, [](int e) { return e / G; }));
+        continue;
+      }
+      for (int i = 0; i < H; ++i)
+        for (int q = 0; q < G; ++q) ap[l * W + i * G + q] = i < m ? a[i * rs + l * cs] : T(0);
+    }
+  }
+
+  template <int NG>
+  static void run_block(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+                        int64_t n) {
+    constexpr int64_t cols = NG * G;
+    int64_t j = 0;
+    for (; j + cols <= n; j += cols) tile<NG, true>(k, alpha, ap, b + j, ldb, beta, c + j * ldc, ldc, m, int(cols));
+    const int rest = int(n - j);
+    if (rest == 0) return;
+    b += j;
+    c += j * ldc;
+    if (rest <= 4 * G) return tile<4, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+    if (rest <= 8 * G) return tile<8, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+    tile<NG, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+  }
+
+  template <int NG>
+  static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+                  int64_t n) {
+    for (int64_t kb = 0; kb < k; kb += kKc)
+      run_block<NG>(std::min(kKc, k - kb), alpha, ap + kb * W, b + kb * ldb, ldb, kb == 0 ? beta : T(1), c, ldc, m,
+                    n);
+  }
+};
+
 // The group size for m rows: the largest G (at most 8) with W / G >= m.
 template <class A>
 constexpr int group_of(int64_t m) {
@@ -324,13 +423,30 @@ struct KGroupEntry {
       default: return KGroup<A, 2>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
     }
   }
+  static void pack_a_cols(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
+    switch (group_of<A>(m)) {
+      case 8: return CGroup<A, 8>::pack_a(m, k, a, rs, cs, ap);
+      case 4: return CGroup<A, 4>::pack_a(m, k, a, rs, cs, ap);
+      default: return CGroup<A, 2>::pack_a(m, k, a, rs, cs, ap);
+    }
+  }
+  static void run_cols(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
+                       int64_t n) {
+    switch (group_of<A>(m)) {
+      case 8: return CGroup<A, 8>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
+      case 4: return CGroup<A, 4>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
+      default: return CGroup<A, 2>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
+    }
+  }
 };
 
 }  // namespace
 
 const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}__avx512", 8, kNr,
-                                         &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run};
+                                         &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
+                                         &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}__avx512", 4, kNr,
-                                          &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run};
+                                          &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
+                                          &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols};
 
 }  // namespace tessera::dense::avx512
