@@ -297,7 +297,9 @@ void thread_determinism() {
                         // k- and column-grouped tiles (AVX-512, real m <= 8 / 4) on 2-3 threads
                         {TBLAS_OP_N, TBLAS_OP_N, 4, 900, 201, 1, 0, 1},
                         {TBLAS_OP_T, TBLAS_OP_N, 7, 700, 103, 0, 2, 0},
-                        {TBLAS_OP_N, TBLAS_OP_T, 3, 1000, 300, 2, 1, 0}};
+                        {TBLAS_OP_N, TBLAS_OP_T, 3, 1000, 300, 2, 1, 0},
+                        // the column tile (n = 1) split by rows
+                        {TBLAS_OP_N, TBLAS_OP_N, 1000, 1, 700, 3, 0, 1}};
   for (tesseraArch_t arch : supported_paths()) {
     for (const Case &c : cases) {
       V<T> first;
@@ -509,6 +511,44 @@ void kgroup_sweep(uint64_t seed) {
                 cases);
   }
 }
+// One column (matrix × vector shapes) with op(A) = N runs the column tile
+// (AVX-512 / AVX2: 8 row vectors × 1 column; a last tile of at most half its
+// rows on the half-height instance, and so on): every m around those
+// heights, k around the small-k loops, op(B) N and T with padded ld; beta =
+// 0 over a NaN-poisoned C.
+template <typename T>
+void column_sweep(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<int64_t> ms;
+  for (int64_t m = 1; m <= 20; ++m) ms.push_back(m);
+  for (int64_t m : {31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129, 191, 192, 193, 255, 256, 257, 300, 1000})
+    ms.push_back(m);
+  for (tesseraArch_t arch : supported_paths()) {
+    Handle H;
+    ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+    for (int64_t m : ms)
+      for (int64_t k : {1, 2, 3, 4, 5, 8, 17, 100})
+        for (tblasOperation_t tb : {TBLAS_OP_N, TBLAS_OP_T}) {
+          const Case c{TBLAS_OP_N, tb, m, 1, k, m % 3, 1 + k % 2, m % 2};
+          const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+          const auto r = run_case<T>(H.h, c, alpha, beta, rng);
+          const std::string what = std::string(tesseraGetArchString(arch)) + " N" + op_name(tb) +
+                                   " m=" + std::to_string(m) + " k=" + std::to_string(k);
+          EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(k)) << what;
+          EXPECT_EQ(r.mismatches, 0) << what;
+          V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k), rng);
+          V<T> C(size_t(m), tt::nan_value<T>());
+          const T one = T(1), zero = T(0);
+          ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, 1, k, &one, A.data(), m, B.data(), tb == TBLAS_OP_N ? k : 1, &zero,
+                         C.data(), m),
+                    TESSERA_STATUS_SUCCESS);
+          for (const T &x : C) ASSERT_FALSE(std::isnan(x)) << "beta = 0 read C: " << what;
+        }
+  }
+}
+TEST(Gemm, ColumnSweepFloat) { column_sweep<float>(81); }
+TEST(Gemm, ColumnSweepDouble) { column_sweep<double>(82); }
+
 TEST(Gemm, KGroupSweepFloat) { kgroup_sweep<float>(71); }
 TEST(Gemm, KGroupSweepDouble) { kgroup_sweep<double>(72); }
 

@@ -150,6 +150,12 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
       return TESSERA_STATUS_SUCCESS;
     }
   }
+  // One column (matrix × vector shapes) with op(A)'s columns contiguous: the
+  // column table's tile on the direct path at any size — A read once, in
+  // place; the main tiles computed 4 columns for 1 there (their narrowest),
+  // and above the direct size the blocked path packed all of A first.
+  const GemmKernels<T> *kcol =
+      Complex || kg || n != 1 || !a_columns_in_place(A) ? nullptr : gemm_kernels_column<T>(h->arch);
   // Tiny real problems: run_direct's panel loop straight away (one thread by
   // the flop rule), op(A) read in place when its columns are contiguous and
   // otherwise packed once into workspace slot 0, as run_direct packs it —
@@ -167,7 +173,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
     // tile, so results do not change.
     const GemmKernels<T> *K16 = gemm_kernels_narrow_c8<T>(h->arch);
     const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
-    const GemmKernels<T> &K = wide16 ? *K16 : gemm_kernels<T>(h->arch);
+    const GemmKernels<T> &K = kcol ? *kcol : wide16 ? *K16 : gemm_kernels<T>(h->arch);
     T *Ap = nullptr;
     if (!a_columns_in_place(A)) {
       if (!h->workspace.reserve(1, size_t(ceil_div(m, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
@@ -179,7 +185,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   }
 
   Level3Plan<T> p;
-  p.K = &gemm_kernels<T>(h->arch);
+  p.K = kcol ? kcol : &gemm_kernels<T>(h->arch);
   p.s = s;
   p.m = m;
   p.n = n;
@@ -193,7 +199,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   p.C = C;
   p.ldc = ldc;
   p.tri = Triangle::all;
-  p.direct = !kg && macs <= (Complex ? kDirectMaxMacsComplex : kDirectMaxMacs);
+  p.direct = kcol || (!kg && macs <= (Complex ? kDirectMaxMacsComplex : kDirectMaxMacs));
   set_blocking(p, h);
   if (kg) {  // one row tile; units in column steps (run takes any n); nothing for a unit to pack
     p.kg = kg;

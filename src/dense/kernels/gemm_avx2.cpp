@@ -135,5 +135,8 @@ const GemmKernels<float> kF32 = make_gemm_kernels<VF32, 2, 6>("f32_gemm_16x6__av
 // accumulators; same blocks as the main tables.
 const GemmKernels<double> kF64Narrow = make_gemm_kernels<VF64, 1, 8>("f64_gemm_4x8__avx2", 256, 240, 2040);
 const GemmKernels<float> kF32Narrow = make_gemm_kernels<VF32, 1, 8>("f32_gemm_8x8__avx2", 384, 336, 2040);
+// One column, 8 row vectors (8 FMA chains; 8 accumulators + a broadcast of 16 ymm).
+const GemmKernels<double> kF64Column = make_column_kernels<VF64, 8>("f64_gemm_32x1__avx2", 256, 240, 2040);
+const GemmKernels<float> kF32Column = make_column_kernels<VF32, 8>("f32_gemm_64x1__avx2", 384, 336, 2040);
 
 }  // namespace tessera::dense::avx2

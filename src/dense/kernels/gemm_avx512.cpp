@@ -214,5 +214,9 @@ const GemmKernels<float> kF32Narrow = make_gemm_kernels<VF32, 1, 8>("f32_gemm_16
 // syrk_driver.cpp for where it is chosen and what it measured).
 const GemmKernels<float> kF32NarrowC8 =
     make_gemm_kernels<VF32, 1, 16>("f32_gemm_16x16__avx512", kF32Kc, kF32Mc, kF32Nc);
+// One column, 8 row vectors: 8 FMA chains (the 4-cycle latency × 2 pipes),
+// 8 A loads per broadcast of B — two zmm loads per cycle at full FMA rate.
+const GemmKernels<double> kF64Column = make_column_kernels<VF64, 8>("f64_gemm_64x1__avx512", kF64Kc, kF64Mc, kF64Nc);
+const GemmKernels<float> kF32Column = make_column_kernels<VF32, 8>("f32_gemm_128x1__avx512", kF32Kc, kF32Mc, kF32Nc);
 
 }  // namespace tessera::dense::avx512

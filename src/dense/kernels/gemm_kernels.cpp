@@ -53,6 +53,16 @@ const GemmKernels<double> *gemm_kernels_narrow_c8<double>(Arch) {
 }
 
 template <>
+const GemmKernels<float> *gemm_kernels_column<float>(Arch arch) {
+  return arch == Arch::avx512 ? &avx512::kF32Column : arch == Arch::avx2 ? &avx2::kF32Column : nullptr;
+}
+
+template <>
+const GemmKernels<double> *gemm_kernels_column<double>(Arch arch) {
+  return arch == Arch::avx512 ? &avx512::kF64Column : arch == Arch::avx2 ? &avx2::kF64Column : nullptr;
+}
+
+template <>
 const KGroupKernels<float> *gemm_kernels_kgroup<float>(Arch arch) {
   return arch == Arch::avx512 ? &avx512::kF32KGroup : nullptr;
 }
