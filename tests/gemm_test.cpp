@@ -511,11 +511,11 @@ void kgroup_sweep(uint64_t seed) {
                 cases);
   }
 }
-// One column (matrix × vector shapes) with op(A) = N runs the column tile
-// (AVX-512 / AVX2: 8 row vectors × 1 column; a last tile of at most half its
-// rows on the half-height instance, and so on): every m around those
-// heights, k around the small-k loops, op(B) N and T with padded ld; beta =
-// 0 over a NaN-poisoned C.
+// One or two columns (matrix × vector shapes) with op(A) = N run the column
+// tiles (AVX-512: 8 row vectors × 1 or 2 columns; AVX2 8 × 1, 4 × 2; a last
+// tile of at most half its rows on the half-height instance, and so on):
+// every m around those heights, k around the small-k loops, op(B) N and T
+// with padded ld; beta = 0 over a NaN-poisoned C.
 template <typename T>
 void column_sweep(uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -529,6 +529,11 @@ void column_sweep(uint64_t seed) {
     for (int64_t m : ms)
       for (int64_t k : {1, 2, 3, 4, 5, 8, 17, 100})
         for (tblasOperation_t tb : {TBLAS_OP_N, TBLAS_OP_T}) {
+          const Case c2{TBLAS_OP_N, tb, m, 2, k, m % 3, 1 + k % 2, m % 2};
+          const T a2 = tt::random_value<T>(rng), b2 = tt::random_value<T>(rng);
+          const auto r2 = run_case<T>(H.h, c2, a2, b2, rng);
+          EXPECT_LE(r2.worst_ratio, tt::ratio_limit<T>(k)) << "n=2 m=" << m << " k=" << k;
+          EXPECT_EQ(r2.mismatches, 0) << "n=2 m=" << m << " k=" << k;
           const Case c{TBLAS_OP_N, tb, m, 1, k, m % 3, 1 + k % 2, m % 2};
           const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
           const auto r = run_case<T>(H.h, c, alpha, beta, rng);

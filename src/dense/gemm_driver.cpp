@@ -150,12 +150,13 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
       return TESSERA_STATUS_SUCCESS;
     }
   }
-  // One column (matrix × vector shapes) with op(A)'s columns contiguous: the
-  // column table's tile on the direct path at any size — A read once, in
-  // place; the main tiles computed 4 columns for 1 there (their narrowest),
-  // and above the direct size the blocked path packed all of A first.
+  // One or two columns (matrix × vector shapes) with op(A)'s columns
+  // contiguous: the column tables' tiles on the direct path at any size — A
+  // read once, in place; the main tiles computed 4 columns for 1 or 2 there
+  // (their narrowest), and above the direct size the blocked path packed all
+  // of A first.
   const GemmKernels<T> *kcol =
-      Complex || kg || n != 1 || !a_columns_in_place(A) ? nullptr : gemm_kernels_column<T>(h->arch);
+      Complex || kg || n > 2 || !a_columns_in_place(A) ? nullptr : gemm_kernels_column<T>(h->arch, n);
   // Tiny real problems: run_direct's panel loop straight away (one thread by
   // the flop rule), op(A) read in place when its columns are contiguous and
   // otherwise packed once into workspace slot 0, as run_direct packs it —

@@ -138,5 +138,8 @@ const GemmKernels<float> kF32Narrow = make_gemm_kernels<VF32, 1, 8>("f32_gemm_8x
 // One column, 8 row vectors (8 FMA chains; 8 accumulators + a broadcast of 16 ymm).
 const GemmKernels<double> kF64Column = make_column_kernels<VF64, 8>("f64_gemm_32x1__avx2", 256, 240, 2040);
 const GemmKernels<float> kF32Column = make_column_kernels<VF32, 8>("f32_gemm_64x1__avx2", 384, 336, 2040);
+// Two columns: 4 row vectors (8 accumulators + 4 A + a broadcast of 16 ymm).
+const GemmKernels<double> kF64Column2 = make_column_kernels<VF64, 4, 2>("f64_gemm_16x2__avx2", 256, 240, 2040);
+const GemmKernels<float> kF32Column2 = make_column_kernels<VF32, 4, 2>("f32_gemm_32x2__avx2", 384, 336, 2040);
 
 }  // namespace tessera::dense::avx2

@@ -218,5 +218,10 @@ const GemmKernels<float> kF32NarrowC8 =
 // 8 A loads per broadcast of B — two zmm loads per cycle at full FMA rate.
 const GemmKernels<double> kF64Column = make_column_kernels<VF64, 8>("f64_gemm_64x1__avx512", kF64Kc, kF64Mc, kF64Nc);
 const GemmKernels<float> kF32Column = make_column_kernels<VF32, 8>("f32_gemm_128x1__avx512", kF32Kc, kF32Mc, kF32Nc);
+// Two columns: 16 accumulators + 8 A vectors + a broadcast.
+const GemmKernels<double> kF64Column2 =
+    make_column_kernels<VF64, 8, 2>("f64_gemm_64x2__avx512", kF64Kc, kF64Mc, kF64Nc);
+const GemmKernels<float> kF32Column2 =
+    make_column_kernels<VF32, 8, 2>("f32_gemm_128x2__avx512", kF32Kc, kF32Mc, kF32Nc);
 
 }  // namespace tessera::dense::avx512

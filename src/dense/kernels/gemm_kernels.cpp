@@ -53,13 +53,17 @@ const GemmKernels<double> *gemm_kernels_narrow_c8<double>(Arch) {
 }
 
 template <>
-const GemmKernels<float> *gemm_kernels_column<float>(Arch arch) {
-  return arch == Arch::avx512 ? &avx512::kF32Column : arch == Arch::avx2 ? &avx2::kF32Column : nullptr;
+const GemmKernels<float> *gemm_kernels_column<float>(Arch arch, int64_t n) {
+  if (n == 1) return arch == Arch::avx512 ? &avx512::kF32Column : arch == Arch::avx2 ? &avx2::kF32Column : nullptr;
+  if (n == 2) return arch == Arch::avx512 ? &avx512::kF32Column2 : arch == Arch::avx2 ? &avx2::kF32Column2 : nullptr;
+  return nullptr;
 }
 
 template <>
-const GemmKernels<double> *gemm_kernels_column<double>(Arch arch) {
-  return arch == Arch::avx512 ? &avx512::kF64Column : arch == Arch::avx2 ? &avx2::kF64Column : nullptr;
+const GemmKernels<double> *gemm_kernels_column<double>(Arch arch, int64_t n) {
+  if (n == 1) return arch == Arch::avx512 ? &avx512::kF64Column : arch == Arch::avx2 ? &avx2::kF64Column : nullptr;
+  if (n == 2) return arch == Arch::avx512 ? &avx512::kF64Column2 : arch == Arch::avx2 ? &avx2::kF64Column2 : nullptr;
+  return nullptr;
 }
 
 template <>

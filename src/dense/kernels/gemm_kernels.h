@@ -125,12 +125,12 @@ struct KGroupKernels {
 // One table per ISA, defined in gemm_<isa>.cpp.
 namespace generic { extern const GemmKernels<float> kF32; extern const GemmKernels<double> kF64; }
 namespace avx2 {
-extern const GemmKernels<float> kF32, kF32Narrow, kF32Column;
-extern const GemmKernels<double> kF64, kF64Narrow, kF64Column;
+extern const GemmKernels<float> kF32, kF32Narrow, kF32Column, kF32Column2;
+extern const GemmKernels<double> kF64, kF64Narrow, kF64Column, kF64Column2;
 }
 namespace avx512 {
-extern const GemmKernels<float> kF32, kF32Narrow, kF32NarrowC8, kF32Column;
-extern const GemmKernels<double> kF64, kF64Narrow, kF64Column;
+extern const GemmKernels<float> kF32, kF32Narrow, kF32NarrowC8, kF32Column, kF32Column2;
+extern const GemmKernels<double> kF64, kF64Narrow, kF64Column, kF64Column2;
 extern const KGroupKernels<float> kF32KGroup;
 extern const KGroupKernels<double> kF64KGroup;
 }
@@ -147,11 +147,11 @@ const GemmKernels<T> &gemm_kernels_narrow(Arch arch);
 // vector and n a multiple of 16); nullptr elsewhere.
 template <typename T>
 const GemmKernels<T> *gemm_kernels_narrow_c8(Arch arch);
-// The column table (direct entry only: an MV-vector × 1-column tile) for
-// real GEMMs with n == 1 and op(A) read in place, where the ISA has one
-// (AVX-512, AVX2); nullptr elsewhere.
+// The column table for n columns (direct entry only: an MV-vector × n-column
+// tile) for real GEMMs with n <= 2 and op(A) read in place, where the ISA
+// has one (AVX-512, AVX2); nullptr elsewhere.
 template <typename T>
-const GemmKernels<T> *gemm_kernels_column(Arch arch);
+const GemmKernels<T> *gemm_kernels_column(Arch arch, int64_t n);
 // The k-grouped tiles where the ISA has them (AVX-512), nullptr elsewhere.
 template <typename T>
 const KGroupKernels<T> *gemm_kernels_kgroup(Arch arch);
