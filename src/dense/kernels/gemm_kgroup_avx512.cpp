@@ -4,17 +4,19 @@
 // 8 of each FMA's 16 lanes (8×200×200 sgemm ran at ~25 % of peak, half of
 // what OpenBLAS's 8-row ymm kernel reaches), 4 rows a quarter, 1 row a
 // sixteenth. Here a vector holds H rows × G consecutive k-steps (W = H·G
-// lanes, G = 2, 4 or 8 — the smallest that leaves H >= m): lane i·G + c of
+// lanes, G = 2, 4 or 8 — the largest that leaves H >= m): lane i·G + c of
 // column j's accumulator sums A(i, l)·B(l, j) over the l with l % G == c.
 // Every lane does useful work when m == H; B's G k-steps are adjacent in a
 // column of op(B) and come in as one broadcast of G·size bytes; op(A) is
 // packed once per call in the same lane order; the G partial sums are added
-// pairwise at write-back. Compiled with the AVX-512 flags; reached only when
-// the CPU and OS support them.
+// pairwise at write-back. Where op(B)'s rows are contiguous instead (op T),
+// the column-grouped tiles (CGroup) put G adjacent columns in a vector the
+// same way. Compiled with the AVX-512 flags; reached only when the CPU and
+// OS support them.
 #include <immintrin.h>
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <utility>
