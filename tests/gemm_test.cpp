@@ -52,6 +52,32 @@ tt::ErrorReport run_case(tblasHandle_t h, const Case &c, T alpha, T beta, std::m
   return tt::compare<T>(C, ref, bound, c.m, c.n, ldc);
 }
 
+// beta = 0 over a NaN-filled C (m × n, ldc = m): C must not be read, so no
+// NaN comes out (real types; op(A)·op(B) with alpha = 1).
+template <typename T>
+void expect_beta_zero_ignores_c(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n,
+                                int64_t k, const T *A, int64_t lda, const T *B, int64_t ldb, const std::string &what) {
+  V<T> C(size_t(m * n), tt::nan_value<T>());
+  const T one = T(1), zero = T(0);
+  ASSERT_EQ(gemm(h, ta, tb, m, n, k, &one, A, lda, B, ldb, &zero, C.data(), m), TESSERA_STATUS_SUCCESS);
+  for (const T &x : C) ASSERT_FALSE(std::isnan(x)) << "beta = 0 read C: " << what;
+}
+
+// C = alpha·op(A)·op(B) + beta·C0 (m × n, ldc = m): *count = the elements
+// whose Inf / NaN pattern differs from the reference loop's.
+template <typename T>
+void special_mismatches(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                        T alpha, const V<T> &A, int64_t lda, const V<T> &B, int64_t ldb, T beta, const V<T> &C0,
+                        int64_t *count) {
+  V<T> C = C0;
+  ASSERT_EQ(gemm(h, ta, tb, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, C.data(), m),
+            TESSERA_STATUS_SUCCESS);
+  V<tt::wide_of<T>> ref;
+  V<double> bound;
+  tt::ref_gemm<T>(ta, tb, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C0, m, ref, bound);
+  *count = tt::compare<T>(C, ref, bound, m, n, m).special_mismatch;
+}
+
 // Sizes around every register tile (MR ∈ {4,8,16,32} reals, halved for
 // complex; NR ∈ {4,6,12}) and around the KC/MC cache blocks.
 const std::vector<int64_t> kEdgeSizes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 19, 23, 24, 25,
@@ -264,15 +290,9 @@ void special_values() {
       B[4 + 6 * k] = T(inf);          // column 6: Netlib's alpha·B(l,j) first; complex (1,0)·(Inf,0) = (Inf,NaN)
       C[4 + 5 * m] = T(-inf);         // one element -Inf (finite A·B)
       for (T alpha : {T(1.5), T(1)}) {
-      T beta = T(2);
-      V<T> Cout = C;
-      ASSERT_EQ(gemm(H.h, TBLAS_OP_N, TBLAS_OP_N, m, n, k, &alpha, A.data(), m, B.data(), k, &beta, Cout.data(), m),
-                TESSERA_STATUS_SUCCESS);
-      V<tt::wide_of<T>> ref;
-      V<double> bound;
-      tt::ref_gemm<T>(TBLAS_OP_N, TBLAS_OP_N, m, n, k, alpha, A.data(), m, B.data(), k, beta, C, m, ref, bound);
-      auto r = tt::compare<T>(Cout, ref, bound, m, n, m);
-      EXPECT_EQ(r.special_mismatch, 0) << tesseraGetArchString(arch) << " size " << s << " alpha " << alpha;
+        int64_t bad = -1;
+        special_mismatches<T>(H.h, TBLAS_OP_N, TBLAS_OP_N, m, n, k, alpha, A, m, B, k, T(2), C, &bad);
+        EXPECT_EQ(bad, 0) << tesseraGetArchString(arch) << " size " << s << " alpha " << alpha;
       }
     }
   }
@@ -470,7 +490,6 @@ void kgroup_sweep(uint64_t seed) {
               const int64_t lda = ta == TBLAS_OP_N ? m : k, ldb = tb == TBLAS_OP_N ? k : n;
               const auto bi = [&](int64_t l, int64_t j) { return size_t(tb == TBLAS_OP_N ? l + j * k : j + l * n); };
               V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * n), rng);
-              const T one = T(1), zero = T(0);
               if (tb == TBLAS_OP_T && k <= 256) {  // the main tiles' bits
                 const int64_t M = m + 16;
                 V<T> Ab = tt::random_vector<T>(size_t(M * k), rng), Cb = tt::random_vector<T>(size_t(M * n), rng);
@@ -490,22 +509,16 @@ void kgroup_sweep(uint64_t seed) {
                       << "not the main tiles' bits: " << what;
               }
               // beta = 0: C not read; special values in the last k-step.
-              V<T> C(size_t(m * n), T(nan)), C0 = tt::random_vector<T>(size_t(m * n), rng);
-              ASSERT_EQ(gemm(H.h, ta, tb, m, n, k, &one, A.data(), lda, B.data(), ldb, &zero, C.data(), m),
-                        TESSERA_STATUS_SUCCESS);
-              for (const T &x : C) ASSERT_FALSE(std::isnan(x)) << "beta = 0 read C: " << what;
+              const V<T> C0 = tt::random_vector<T>(size_t(m * n), rng);
+              expect_beta_zero_ignores_c<T>(H.h, ta, tb, m, n, k, A.data(), lda, B.data(), ldb, what);
               B[bi(k - 1, 0)] = T(inf);       // column 0, last k-step
               B[bi(k - 1, 1)] = T(nan);       // column 1
               if (tb == TBLAS_OP_N) B[bi(0, 1)] = T(nan);  // column 1's first step, just past column 0's last group
               B[bi(k - 1, n - 1)] = T(-inf);  // last column
               A[size_t(ta == TBLAS_OP_N ? (m - 1) + (k - 1) * m : (k - 1) + (m - 1) * k)] = T(inf);  // last row
-              V<T> Cs = C0;
-              ASSERT_EQ(gemm(H.h, ta, tb, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, Cs.data(), m),
-                        TESSERA_STATUS_SUCCESS);
-              V<tt::wide_of<T>> ref;
-              V<double> bound;
-              tt::ref_gemm<T>(ta, tb, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C0, m, ref, bound);
-              EXPECT_EQ(tt::compare<T>(Cs, ref, bound, m, n, m).special_mismatch, 0) << "special values: " << what;
+              int64_t bad = -1;
+              special_mismatches<T>(H.h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C0, &bad);
+              EXPECT_EQ(bad, 0) << "special values: " << what;
             }
     std::printf("[ worst ratio ] %s %s: %.3f over %d cases\n", tesseraGetArchString(arch), tt::type_name<T>(), worst,
                 cases);
@@ -541,13 +554,9 @@ void column_sweep(uint64_t seed) {
                                    " m=" + std::to_string(m) + " k=" + std::to_string(k);
           EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(k)) << what;
           EXPECT_EQ(r.mismatches, 0) << what;
-          V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k), rng);
-          V<T> C(size_t(m), tt::nan_value<T>());
-          const T one = T(1), zero = T(0);
-          ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, 1, k, &one, A.data(), m, B.data(), tb == TBLAS_OP_N ? k : 1, &zero,
-                         C.data(), m),
-                    TESSERA_STATUS_SUCCESS);
-          for (const T &x : C) ASSERT_FALSE(std::isnan(x)) << "beta = 0 read C: " << what;
+          const V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k), rng);
+          expect_beta_zero_ignores_c<T>(H.h, TBLAS_OP_N, tb, m, 1, k, A.data(), m, B.data(), tb == TBLAS_OP_N ? k : 1,
+                                        what);
         }
   }
 }

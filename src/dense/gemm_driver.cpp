@@ -49,9 +49,8 @@ void gemm_task(void *ctx, int slot, int nslots) {
     const int64_t m0 = mt0 * p.mr_e, m1 = std::min(p.m, mt1 * p.mr_e);
     const int64_t nu = unit_cols(p), n0 = nt0 * nu, n1 = std::min(p.n, nt1 * nu);
     if (m0 >= m1 || n0 >= n1) return;
-    if (p.kg) (p.kg_cols ? p.kg->run_cols : p.kg->run)(p.k, p.alpha[0], p.kg_a, p.B.p + n0 * p.B.cs,
-                                                       p.kg_cols ? p.B.rs : p.B.cs, p.beta[0], p.C + n0 * p.ldc,
-                                                       p.ldc, p.m, n1 - n0);
+    if (p.kg_run)
+      p.kg_run(p.k, p.alpha[0], p.kg_a, p.B.p + n0 * p.B.cs, p.kg_ldb, p.beta[0], p.C + n0 * p.ldc, p.ldc, p.m, n1 - n0);
     else if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
     else run_packed(p, slot, m0, m1, n0, n1);
   });
@@ -138,15 +137,17 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   // (gemm_kernels.h) where op(B)'s columns are contiguous, the column-grouped
   // ones where its rows are; op(A) packed once for every unit.
   const KGroupKernels<T> *kg = Complex ? nullptr : gemm_kernels_kgroup<T>(h->arch);
-  const bool kg_cols = kg && B.rs != 1 && B.cs == 1;
-  if (kg && (m > kg->rows || (B.rs != 1 && !kg_cols) || (!kg_cols && k < kKGroupMinK))) kg = nullptr;
+  const bool kg_cols = B.rs != 1 && B.cs == 1;
+  if (kg && (m > kg->rows || !(kg_cols || (B.rs == 1 && k >= kKGroupMinK)))) kg = nullptr;
+  const typename KGroupKernels<T>::Run kg_run = !kg ? nullptr : kg_cols ? kg->run_cols : kg->run;
+  const int64_t kg_ldb = kg_cols ? B.rs : B.cs;  // the stride between B's groups of columns or k-steps
   T *kg_a = nullptr;
   if (kg) {
     if (!h->workspace.reserve(1, size_t(2 * kg->rows) * size_t(k) * sizeof(T), 0)) return TESSERA_STATUS_ALLOC_FAILED;
     kg_a = static_cast<T *>(h->workspace.a(0));
     (kg_cols ? kg->pack_a_cols : kg->pack_a)(m, k, A.p, A.rs, A.cs, kg_a);
     if (macs < kMinFlopsPerThread) {  // one thread by the flop rule: no plan
-      (kg_cols ? kg->run_cols : kg->run)(k, alpha[0], kg_a, B.p, kg_cols ? B.rs : B.cs, beta[0], C, ldc, m, n);
+      kg_run(k, alpha[0], kg_a, B.p, kg_ldb, beta[0], C, ldc, m, n);
       return TESSERA_STATUS_SUCCESS;
     }
   }
@@ -203,9 +204,9 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   p.direct = kcol || (!kg && macs <= (Complex ? kDirectMaxMacsComplex : kDirectMaxMacs));
   set_blocking(p, h);
   if (kg) {  // one row tile; units in column steps (run takes any n); nothing for a unit to pack
-    p.kg = kg;
-    p.kg_cols = kg_cols;
+    p.kg_run = kg_run;
     p.kg_a = kg_a;
+    p.kg_ldb = kg_ldb;
     p.mr_e = kg->rows;
     p.nr = kg->nr;
     p.b_in_place = p.a_in_place = true;

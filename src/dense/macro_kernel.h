@@ -78,12 +78,12 @@ struct Level3Plan {
   // HERK: real alpha and beta scale each part (Netlib's REAL*COMPLEX, no
   // cross terms), and the diagonal's imaginary part is set to zero.
   bool herk = false;
-  // GEMM with at most kg->rows rows: the k-grouped tiles (kg_cols: the
-  // column-grouped ones) over op(A) packed once (kg_a, shared by every work
-  // unit) and op(B) in place.
-  const KGroupKernels<T> *kg = nullptr;
-  bool kg_cols = false;
+  // GEMM with a few rows: the k- or column-grouped tiles' run entry over
+  // op(A) packed once (kg_a, shared by every work unit) and op(B) in place
+  // (B(l, j) at the tiles' ldb kg_ldb).
+  typename KGroupKernels<T>::Run kg_run = nullptr;
   const T *kg_a = nullptr;
+  int64_t kg_ldb = 0;
   int tm = 1, tn = 1;  // GEMM: grid of work units over C's tiles (claimed dynamically by threads)
   int64_t m_tiles = 0, n_tiles = 0;
   std::vector<int64_t> strips;  // SYRK: column boundaries of the work units (empty: one unit, all columns)

@@ -112,14 +112,15 @@ struct GemmKernels {
 //   run_cols: as run, B(l, j) at b[l*ldb + j].
 template <typename T>
 struct KGroupKernels {
+  using Pack = void (*)(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap);
+  using Run = void (*)(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
+                       int64_t m, int64_t n);
   const char *name;  // type_op_tile__isa, e.g. "f32_gemm_{8,4,2}x16k{2,4,8}__avx512"
   int rows, nr;      // at most `rows` rows of C; columns per full tile
-  void (*pack_a)(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap);
-  void (*run)(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
-              int64_t n);
-  void (*pack_a_cols)(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap);
-  void (*run_cols)(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
-                   int64_t n);
+  Pack pack_a;
+  Run run;
+  Pack pack_a_cols;
+  Run run_cols;
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.

@@ -407,38 +407,32 @@ constexpr int group_of(int64_t m) {
 // in flight; per group of k-steps one A vector and 16 broadcasts.
 constexpr int kNr = 16;
 
+// The table's entries: the tile for m's group size (f(integral_constant G)).
+template <class A, class F>
+inline __attribute__((always_inline)) void by_group(int64_t m, F f) {
+  switch (group_of<A>(m)) {
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    default: return f(std::integral_constant<int, 2>{});
+  }
+}
+
 template <class A>
 struct KGroupEntry {
   using T = typename A::T;
   static void pack_a(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
-    switch (group_of<A>(m)) {
-      case 8: return KGroup<A, 8>::pack_a(m, k, a, rs, cs, ap);
-      case 4: return KGroup<A, 4>::pack_a(m, k, a, rs, cs, ap);
-      default: return KGroup<A, 2>::pack_a(m, k, a, rs, cs, ap);
-    }
+    by_group<A>(m, [&](auto g) { KGroup<A, g>::pack_a(m, k, a, rs, cs, ap); });
   }
   static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
                   int64_t n) {
-    switch (group_of<A>(m)) {
-      case 8: return KGroup<A, 8>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
-      case 4: return KGroup<A, 4>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
-      default: return KGroup<A, 2>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
-    }
+    by_group<A>(m, [&](auto g) { KGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
   static void pack_a_cols(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
-    switch (group_of<A>(m)) {
-      case 8: return CGroup<A, 8>::pack_a(m, k, a, rs, cs, ap);
-      case 4: return CGroup<A, 4>::pack_a(m, k, a, rs, cs, ap);
-      default: return CGroup<A, 2>::pack_a(m, k, a, rs, cs, ap);
-    }
+    by_group<A>(m, [&](auto g) { CGroup<A, g>::pack_a(m, k, a, rs, cs, ap); });
   }
   static void run_cols(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
                        int64_t n) {
-    switch (group_of<A>(m)) {
-      case 8: return CGroup<A, 8>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
-      case 4: return CGroup<A, 4>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
-      default: return CGroup<A, 2>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
-    }
+    by_group<A>(m, [&](auto g) { CGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
 };
 
