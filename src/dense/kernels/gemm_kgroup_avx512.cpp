@@ -11,8 +11,10 @@
 // packed once per call in the same lane order; the G partial sums are added
 // pairwise at write-back. Where op(B)'s rows are contiguous instead (op T),
 // the column-grouped tiles (CGroup) put G adjacent columns in a vector the
-// same way. Compiled with the AVX-512 flags; reached only when the CPU and
-// OS support them.
+// same way. f64 with 3–4 rows and k >= 32 takes the row-stacked tiles
+// (RGroup): each row its own vectors of W k-steps, B's column a plain load.
+// Compiled with the AVX-512 flags; reached only when the CPU and OS support
+// them.
 #include <immintrin.h>
 
 #include <algorithm>
@@ -397,6 +399,131 @@ struct CGroup {
   }
 };
 
+// Row-stacked k-grouped tiles: R rows of op(A), each in vectors of its own
+// — lane c of accumulator (j, r) sums A(r, l)·B(l, j) over l % W == c, all
+// W lanes of a vector one element's k-steps. Where KGroup's H = 4 rows × G
+// = 2 steps take f64's 4 rows, each FMA waits on a 16-byte broadcast of B,
+// which Zen 5 issues at half the rate of the 8-byte one (dgemm 4×200×200
+// at 55 % of peak); here B's column comes in as a plain 64-byte load, shared
+// by the R rows' FMAs. The W partial sums are added pairwise at write-back
+// (pair_sums, W / R columns' R rows to a vector), so a tile's sums differ
+// from KGroup's in order: the shape alone picks the tile.
+template <class A, int R>
+struct RGroup {
+  using T = typename A::T;
+  using vec = typename A::vec;
+  static constexpr int W = A::W, CPV = W / R;  // columns per folded vector
+  static constexpr int kLevels = W == 16 ? 4 : 3;
+  // A multiple of W (blocks start on a group); R·128 elements of A, 4 KiB in
+  // f64 (dgemm 4×200×512: 91 GF/s, KC 256 82, unblocked 4×200×2000 0.84×
+  // KGroup's speed, blocked 0.95–1.02×).
+  static constexpr int64_t kKc = 128;
+
+  // C[0:m, 0:n] of one tile of NC columns, n <= NC (Full: n == NC); columns
+  // >= n alias column n - 1 (valid memory, results discarded).
+  template <int NC, bool Full>
+  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const T *__restrict ap,
+                                                         const T *__restrict b, int64_t ldb, T beta, T *c,
+                                                         int64_t ldc, int m, int n) {
+    static_assert(NC % CPV == 0, "columns are written back CPV at a time");
+    vec acc[NC][R];
+#pragma GCC unroll 32
+    for (int j = 0; j < NC; ++j)
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) acc[j][r] = A::zero();
+    int64_t boff[NC];
+#pragma GCC unroll 32
+    for (int j = 0; j < NC; ++j) boff[j] = (Full || j < n ? j : n - 1) * ldb;
+    const auto step = [&](const T *a, int64_t l, int rest) __attribute__((always_inline)) {
+      vec av[R];
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) av[r] = A::cast(_mm512_loadu_si512(a + r * W));
+#pragma GCC unroll 32
+      for (int j = 0; j < NC; ++j) {
+        const vec bj = A::cast(Whole<A>::bcast(b + boff[j] + l, rest));
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) acc[j][r] = A::fmadd(av[r], bj, acc[j][r]);
+      }
+    };
+    const int64_t steps = k / W;
+    for (int64_t s = 0; s < steps; ++s) step(ap + s * R * W, s * W, W);
+    // The last k % W steps: B's missing steps load as zeros, as A's are
+    // packed (nothing read past a column's end).
+    if (const int rest = int(k - steps * W)) step(ap + steps * R * W, steps * W, rest);
+    const vec va = A::set1(alpha), vb = A::set1(beta);
+#pragma GCC unroll 16
+    for (int j = 0; j < NC; j += CPV) {
+      if (!Full && j >= n) break;
+      vec f[W];
+#pragma GCC unroll 16
+      for (int q = 0; q < W; ++q) f[q] = acc[j + q / R][q % R];
+      unroll<kLevels>([&](auto level) __attribute__((always_inline)) {
+        unroll<(W >> level) / 2>([&](auto q) __attribute__((always_inline)) {
+          f[q] = A::pair_sums(f[2 * q], f[2 * q + 1]);
+        });
+      });
+      ColumnsOut<A, CPV>::write(f[0], va, beta, vb, c + j * ldc, ldc, m,
+                                Full ? CPV : int(std::min<int64_t>(CPV, n - j)));
+    }
+  }
+
+  // Group s holds R vectors: row r's k-steps s·W .. s·W + W - 1 (zeros
+  // past k and in rows >= m).
+  static void pack_a(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
+    const int64_t steps = (k + W - 1) / W;
+    for (int64_t s = 0; s < steps; ++s)
+      for (int r = 0; r < R; ++r) {
+        T *v = ap + (s * R + r) * W;
+        const int64_t l0 = s * W, cnt = std::min<int64_t>(W, k - l0);
+        if (r >= m) {
+          std::fill(v, v + W, T(0));
+        } else if (cs == 1) {  // a row of op(A) contiguous along k
+          _mm512_storeu_si512(v, Whole<A>::bcast(a + r * rs + l0, int(cnt)));
+        } else {
+          for (int q = 0; q < W; ++q) v[q] = q < cnt ? a[r * rs + (l0 + q) * cs] : T(0);
+        }
+      }
+  }
+
+  template <int NC>
+  static void run_block(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+                        int64_t n) {
+    int64_t j = 0;
+    for (; j + NC <= n; j += NC) tile<NC, true>(k, alpha, ap, b + j * ldb, ldb, beta, c + j * ldc, ldc, m, NC);
+    const int rest = int(n - j);
+    if (rest == 0) return;
+    b += j * ldb;
+    c += j * ldc;
+    if constexpr (NC > CPV)
+      if (rest <= CPV) return tile<CPV, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+    tile<NC, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+  }
+
+  // Blocks of kKc k-steps over all columns (the first with beta, the others
+  // adding to C), so the block's packed A stays in L1 across the tiles:
+  // each tile reads R A vectors per group of W steps.
+  template <int NC>
+  static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+                  int64_t n) {
+    for (int64_t kb = 0; kb < k; kb += kKc)
+      run_block<NC>(std::min(kKc, k - kb), alpha, ap + kb * R, b + kb, ldb, kb == 0 ? beta : T(1), c, ldc, m, n);
+  }
+};
+
+// Rows stacked (RGroup, 4 rows) instead of KGroup's lanes: f64 with 3 or 4
+// rows and at least 4 groups of W k-steps, below which the fold's shuffles
+// outweigh the full-rate loads (Zen 5, 1 thread, dgemm 4×200×k against
+// KGroup: k = 16 0.92×, 24 0.99×, 32 1.07×, 48 1.11×, 200 1.32×, 2000
+// 0.95–1.02×). f32's 4 rows keep KGroup's G = 4 (16-byte broadcasts at full
+// rate there).
+template <class A>
+constexpr bool rows_stacked(int64_t m, int64_t k) {
+  return A::W == 8 && (m == 3 || m == 4) && k >= 4 * A::W;
+}
+// f64: 4 rows × 6 columns, 24 accumulators; per group of 8 k-steps 4 A
+// loads, 6 B loads, 24 FMAs.
+constexpr int kRgNc = 6;
+
 // The group size for m rows: the largest G (at most 8) with W / G >= m.
 template <class A>
 constexpr int group_of(int64_t m) {
@@ -421,10 +548,14 @@ template <class A>
 struct KGroupEntry {
   using T = typename A::T;
   static void pack_a(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
+    if constexpr (A::W == 8)
+      if (rows_stacked<A>(m, k)) return RGroup<A, 4>::pack_a(m, k, a, rs, cs, ap);
     by_group<A>(m, [&](auto g) { KGroup<A, g>::pack_a(m, k, a, rs, cs, ap); });
   }
   static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
                   int64_t n) {
+    if constexpr (A::W == 8)
+      if (rows_stacked<A>(m, k)) return RGroup<A, 4>::template run<kRgNc>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
     by_group<A>(m, [&](auto g) { KGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
   static void pack_a_cols(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
@@ -441,7 +572,7 @@ struct KGroupEntry {
 const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}__avx512", 8, kNr,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols};
-const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}__avx512", 4, kNr,
+const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+4x6k8__avx512", 4, kNr,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols};
 
