@@ -514,8 +514,9 @@ struct RGroup {
 // rows and at least 4 groups of W k-steps, below which the fold's shuffles
 // outweigh the full-rate loads (Zen 5, 1 thread, dgemm 4×200×k against
 // KGroup: k = 16 0.92×, 24 0.99×, 32 1.07×, 48 1.11×, 200 1.32×, 2000
-// 0.95–1.02×). f32's 4 rows keep KGroup's G = 4 (16-byte broadcasts at full
-// rate there).
+// 0.95–1.02×). f32's 4 rows keep KGroup's G = 4: a 4-row × 4-column
+// RGroup tile (16 FMAs per 8 loads, a 4-level fold per 16 elements) read
+// 0.83–0.96× of it at k >= 200 (1.10× at 4×200×96, 3×200×200).
 template <class A>
 constexpr bool rows_stacked(int64_t m, int64_t k) {
   return A::W == 8 && (m == 3 || m == 4) && k >= 4 * A::W;
