@@ -471,13 +471,15 @@ void kgroup_sweep(uint64_t seed) {
     double worst = 0;
     int cases = 0;
     for (int64_t m = 1; m <= 9; ++m)
-      for (int64_t k : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 31, 32, 33, 65, 129, 300})
+      for (int64_t k : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129, 300})
         for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 33, 70})
           for (tblasOperation_t ta : {TBLAS_OP_N, TBLAS_OP_T})
             for (tblasOperation_t tb : {TBLAS_OP_N, TBLAS_OP_T}) {
               if ((k == 300 || n == 70) && (m % 3 != 1 || ta != TBLAS_OP_N)) continue;  // a few long ones
-              // Around the row-stacked tiles' threshold (4 groups) and block (128 steps): their rows only.
-              if ((k == 31 || k == 32 || k == 33 || k == 129) && m != 3 && m != 4) continue;
+              // Around the row-stacked tiles' thresholds (4 groups: f64 32, f32 64) and block (128
+              // steps): their rows only.
+              if ((k == 31 || k == 32 || k == 33 || k == 63 || k == 64 || k == 129) && m != 1 && m != 3 && m != 4)
+                continue;
               const Case c{ta, tb, m, n, k, (m + k + n) % 3, (m + n) % 2, k % 3};
               const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
               const auto r = run_case<T>(H.h, c, alpha, beta, rng);

@@ -11,8 +11,9 @@
 // packed once per call in the same lane order; the G partial sums are added
 // pairwise at write-back. Where op(B)'s rows are contiguous instead (op T),
 // the column-grouped tiles (CGroup) put G adjacent columns in a vector the
-// same way. f64 with 3–4 rows and k >= 32 takes the row-stacked tiles
-// (RGroup): each row its own vectors of W k-steps, B's column a plain load.
+// same way. f64 with 3–4 rows and f32 with one (k >= 4 groups) take the
+// row-stacked tiles (RGroup): each row its own vectors of W k-steps, B's
+// column a plain load.
 // Compiled with the AVX-512 flags; reached only when the CPU and OS support
 // them.
 #include <immintrin.h>
@@ -120,7 +121,9 @@ struct Chunk {
   template <int Q>
   static inline __attribute__((always_inline)) __m512i put(__m512i v, const T *p, int m) {
     const auto lanes = __mmask8(((1u << L) - 1u) << (Q * L));
-    if constexpr (CB == 32) {
+    if constexpr (CB == 4) {  // one f32 element (m == 1) into 32-bit lane Q
+      return _mm512_mask_broadcastd_epi32(v, __mmask16(1u << Q), _mm_loadu_si32(p));
+    } else if constexpr (CB == 32) {
       const __m256i x = m == N ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)) : A::load256(p, m);
       return _mm512_mask_broadcast_i64x4(v, lanes, x);
     } else if constexpr (CB == 16) {
@@ -135,6 +138,11 @@ struct Chunk {
   // Chunk Q of v: its first m elements to p.
   template <int Q>
   static inline __attribute__((always_inline)) void get(T *p, __m512i v, int m) {
+    if constexpr (CB == 4) {  // 32-bit lane Q to p
+      const __m512i x = Q == 0 ? v : _mm512_maskz_alignr_epi32(__mmask16(0xFFFF), v, v, Q);
+      _mm_storeu_si32(p, _mm512_maskz_extracti32x4_epi32(__mmask8(0xF), x, 0));
+      return;
+    }
     const __m512i x = Q == 0 ? v : _mm512_maskz_alignr_epi64(__mmask8(0xFF), v, v, Q * L);  // rotate chunk Q to lane 0
     if constexpr (CB == 32) {
       const __m256i y = _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), x, 0);
@@ -415,9 +423,9 @@ struct RGroup {
   static constexpr int W = A::W, CPV = W / R;  // columns per folded vector
   static constexpr int kLevels = W == 16 ? 4 : 3;
   // A multiple of W (blocks start on a group); R·128 elements of A, 4 KiB in
-  // f64 (dgemm 4×200×512: 91 GF/s, KC 256 82, unblocked 4×200×2000 0.84×
-  // KGroup's speed, blocked 0.95–1.02×).
-  static constexpr int64_t kKc = 128;
+  // f64 (dgemm 4×200×512: 91 GF/s, KC 256 82; 4×200×2000 unblocked 0.84×
+  // KGroup's speed, blocked 0.95–1.02×). One row is not blocked (one_row).
+  static constexpr int64_t kKc = R == 1 ? int64_t(1) << 40 : 128;
 
   // C[0:m, 0:n] of one tile of NC columns, n <= NC (Full: n == NC); columns
   // >= n alias column n - 1 (valid memory, results discarded).
@@ -521,8 +529,19 @@ template <class A>
 constexpr bool rows_stacked(int64_t m, int64_t k) {
   return A::W == 8 && (m == 3 || m == 4) && k >= 4 * A::W;
 }
+// f32 with one row: RGroup's 1 × 16 tile (16 k-steps per FMA; KGroup's
+// 2 rows × 8 steps leave the second row's 8 lanes padding), unblocked in k
+// (one row of A stays in L1; 128-step blocks cut the 16 B column streams
+// short: 1×200×2000 0.82×). 1 thread against KGroup: 1×64×64 1.40×,
+// 1×64×256 1.25×, 1×200×200 1.08×, 1×200×1500 1.09×, 1×1000×1000 1.04×,
+// 1×64×4000 1.13×; from k = 2000 at n = 200 (B's 16 columns, 8–16 KB apart,
+// streaming from L3) 0.88–0.94×, hence k <= 1536.
+template <class A>
+constexpr bool one_row(int64_t m, int64_t k) {
+  return A::W == 16 && m == 1 && k >= 4 * A::W && k <= 1536;
+}
 // f64: 4 rows × 6 columns, 24 accumulators; per group of 8 k-steps 4 A
-// loads, 6 B loads, 24 FMAs.
+// loads, 6 B loads, 24 FMAs. (f32's one row: 16 columns.)
 constexpr int kRgNc = 6;
 
 // The group size for m rows: the largest G (at most 8) with W / G >= m.
@@ -551,12 +570,16 @@ struct KGroupEntry {
   static void pack_a(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
     if constexpr (A::W == 8)
       if (rows_stacked<A>(m, k)) return RGroup<A, 4>::pack_a(m, k, a, rs, cs, ap);
+    if constexpr (A::W == 16)
+      if (one_row<A>(m, k)) return RGroup<A, 1>::pack_a(m, k, a, rs, cs, ap);
     by_group<A>(m, [&](auto g) { KGroup<A, g>::pack_a(m, k, a, rs, cs, ap); });
   }
   static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
                   int64_t n) {
     if constexpr (A::W == 8)
       if (rows_stacked<A>(m, k)) return RGroup<A, 4>::template run<kRgNc>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
+    if constexpr (A::W == 16)
+      if (one_row<A>(m, k)) return RGroup<A, 1>::template run<16>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
     by_group<A>(m, [&](auto g) { KGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
   static void pack_a_cols(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
