@@ -152,11 +152,13 @@ inline __attribute__((always_inline)) void store_upto32(char *p, __m256i v, int 
   store_upto16(p + 16, _mm256_extracti128_si256(v, 1), bytes - 16);
 }
 
-// Moves of CB-byte chunks (CB = 8, 16, 32: a column's H rows, or a group of
-// G k-steps of B) between memory and 64-bit-lane-aligned places of a vector.
+// Moves of CB-byte chunks (CB = 4, 8, 16, 32: a column's H rows, or a group
+// of G k-steps of B) between memory and lane-aligned places of a vector.
 // A full chunk moves unmasked (an unmasked store forwards to a later load of
-// the same bytes and the reverse, masked ones do not on Zen 5); a partial one
-// element-masked within the chunk's own bytes, never touching a neighbour's.
+// the same bytes and the reverse, masked ones do not on Zen 5); a partial
+// column of C (put / get) in unmasked pieces of its own bytes (load_upto16
+// and the rest above), a partial group of B (bcast) element-masked; neither
+// reads or writes a neighbour's bytes.
 template <class A, int CB>
 struct Chunk {
   using T = typename A::T;
@@ -640,7 +642,7 @@ struct KGroupEntry {
 
 }  // namespace
 
-const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}__avx512", 8, kNr,
+const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+1x16k16__avx512", 8, kNr,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+4x6k8__avx512", 4, kNr,
