@@ -480,12 +480,14 @@ inline __attribute__((always_inline)) void direct_panels(const GemmKernels<T> &K
   const int64_t h0 = first_row_tile(tri, m1 - m0, K.mr);
   for (int64_t jr = n0, nr; jr < n1; jr += nr) {
     nr = panel_width(jr - n0, w0, K.nr, n1 - n0);
-    // GEMM's last 13–16 columns on a 12-column tile run as 8 + 5..8 on the
-    // 8-column tile instead of 12 + 1..4 on the 4-column one, whose 8 FMA
-    // chains just cover the FMA latency (4 cycles × 2 pipes) and stall on
-    // any delay (Zen 5, 1 thread: dgemm 16³ 71 → 78 GF/s, sgemm 16³ 107 →
-    // 121; the same FMAs per element, so the same bits).
-    if (tri == Triangle::all && K.nr == 12 && n1 - jr > 12 && n1 - jr <= 16) nr = 8;
+    // GEMM: a last panel of at most 4 columns behind a whole one, when both
+    // fit the direct entry's 8-column tile (NR 12: the last 13–16 columns),
+    // runs as 8 + 5..8 instead of NR + 1..4 on the 4-column tile, whose 8
+    // FMA chains just cover the FMA latency (4 cycles × 2 pipes) and stall
+    // on any delay (Zen 5, 1 thread: dgemm 16³ 71 → 78 GF/s, sgemm 16³ 107
+    // → 121; the same FMAs per element, so the same bits).
+    const int64_t left = n1 - jr;
+    if (tri == Triangle::all && K.nr > 8 && left > K.nr && left <= std::min<int64_t>(K.nr + 4, 16)) nr = 8;
     for_row_runs(tri, m0, m1 - m0, K.mr, h0, jr, nr, [&](int64_t r0, int64_t r1, int64_t t) {
       K.ukr_direct(k, alpha, a_packed ? a0 + t * a_ps : a0 + r0, a_ks, a_ps, B.p + jr * B.cs, B.rs, B.cs, beta,
                    C + m0 + r0 + jr * ldc, ldc, r1 - r0, nr, tri, jr - (m0 + r0));

@@ -97,10 +97,15 @@ struct GemmKernels {
 // the main tiles write back (beta == 0: C not read). Each element's sum runs
 // in a different order than in the main tiles, so a shape takes these tiles
 // or the others by its shape alone (gemm_execute), never by thread count.
+// Where a broadcast per FMA would set the pace (f64 with 3–4 rows, f32 with
+// one, k >= 4·W), the same entries run row-stacked tiles instead: each row
+// in vectors of its own W k-steps, lane c of (i, j)'s accumulator summing
+// over l % W == c, the W sums added pairwise the same way.
 //   pack_a: op(A)[0:m, 0:k] (element (i, l) at a[i*rs + l*cs], m <= rows)
-//     into ceil(k/G) vectors of W: element (i, l) at
-//     ap[(l/G)·W + i·G + l%G]; rows >= m and l >= k zero. At most
-//     2·rows·ceil(k/2) elements.
+//     in the layout run reads (k-grouped: ceil(k/G) vectors of W, element
+//     (i, l) at ap[(l/G)·W + i·G + l%G]; row-stacked: row i's steps
+//     l = s·W .. s·W + W - 1 at ap[(s·R + i)·W]); rows >= m and l >= k
+//     zero. At most 2·rows·k elements.
 //   run: C[0:m, 0:n] for any n, walking tiles of nr columns; op(B) with
 //     contiguous columns: B(l, j) at b[l + j*ldb], l < k and j < n only.
 // The column-grouped variant, for op(B) with contiguous rows (op T), where
