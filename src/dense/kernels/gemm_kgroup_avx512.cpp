@@ -62,13 +62,12 @@ struct AF32 {
     const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
     return _mm512_add_ps(_mm512_permutex2var_ps(a, even, b), _mm512_permutex2var_ps(a, odd, b));
   }
-  // Element-granular masked moves of the first m elements (xmm / ymm).
+  // Element-granular masked loads of the first m elements (a partial group
+  // of B in Chunk::bcast).
   static __mmask8 rows(int m) { return __mmask8((1u << m) - 1u); }
   static __m128i load128(const T *p, int m) { return _mm_maskz_loadu_epi32(rows(m), p); }
   static __m256i load256(const T *p, int m) { return _mm256_maskz_loadu_epi32(rows(m), p); }
   static __m512i load512(const T *p, int m) { return _mm512_maskz_loadu_epi32(__mmask16((1u << m) - 1u), p); }
-  static void store128(T *p, __m128i v, int m) { _mm_mask_storeu_epi32(p, rows(m), v); }
-  static void store256(T *p, __m256i v, int m) { _mm256_mask_storeu_epi32(p, rows(m), v); }
   // Lane permutation: element e of the result is element idx[e] of v.
   template <class Idx>
   static __m512i permute(__m512i v, Idx idx) {
@@ -97,8 +96,6 @@ struct AF64 {
   static __m128i load128(const T *p, int m) { return _mm_maskz_loadu_epi64(rows(m), p); }
   static __m256i load256(const T *p, int m) { return _mm256_maskz_loadu_epi64(rows(m), p); }
   static __m512i load512(const T *p, int m) { return _mm512_maskz_loadu_epi64(rows(m), p); }
-  static void store128(T *p, __m128i v, int m) { _mm_mask_storeu_epi64(p, rows(m), v); }
-  static void store256(T *p, __m256i v, int m) { _mm256_mask_storeu_epi64(p, rows(m), v); }
   template <class Idx>
   static __m512i permute(__m512i v, Idx idx) {
     alignas(64) int64_t ix[8];
