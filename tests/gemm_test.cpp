@@ -126,8 +126,8 @@ TEST(Gemm, EdgeSweepComplexDouble) { edge_sweep<std::complex<double>>(4); }
 
 // Shapes with all rows in one MC block and k >= 64 (k-dominated ones here),
 // then k < 64 over few row tiles:
-// the blocked path reads real op(B) in place when its columns are contiguous
-// (op N), and f32 and complex op(A) when its columns are contiguous, short
+// the blocked path reads real op(B) in place when its columns or rows are
+// contiguous (op N or T), and f32 and complex op(A) when its columns are contiguous, short
 // (at most 512 bytes apart) and not conjugated; it packs them otherwise (and
 // complex B always). Every op, paddings, tile-edge row/column counts.
 template <typename T>

@@ -166,9 +166,13 @@ bool a_columns_in_place(const GemmOperand<T> &A) {
 // B panel feeds only that block's few row tiles, and in k-dominated shapes
 // (64×64×20000) the packing is a whole extra pass over A and B (a third of
 // the time):
-//   op(B) with contiguous columns (op N), real types (complex B must be
-//   formed as Netlib's TEMP = alpha·op(B) anyway): the kernel broadcasts
-//   from NR columns; the kc × NR micro-panel stays L1-resident between tiles;
+//   real op(B) with contiguous columns (op N) or rows (op T; complex B must
+//   be formed as Netlib's TEMP = alpha·op(B) anyway): the kernel broadcasts
+//   from NR columns, or from one run of NR elements per k-step; the kc × NR
+//   micro-panel stays L1-resident between tiles (op T too, from session 20:
+//   sgemm / dgemm NT 100³ 1.25 / 1.16×, 128³ 1.16 / 1.11×, 64×64×2000
+//   1.49 / 1.31×, 120×500×300 1.16 / 1.13×; ssyrk / dsyrk N, whose B is op T,
+//   64×300 1.69 / 1.48×, 100×300 1.40 / 1.25×, 200×300 1.15 / 1.10×);
 //   op(A) f32 with contiguous columns at most 512 bytes apart (m ≤ 128): the
 //   kernel reads each micro-panel at a constant short stride. Packing A costs
 //   the most per flop in f32 (8 lanes per FMA); for f64, and f32 with longer
@@ -212,7 +216,7 @@ void choose_in_place(Level3Plan<T> &p) {
   // Below 64 k-steps B is still read in place when it feeds few row tiles:
   // packing costs ~3 cycles per element of a B panel, shared by the column's
   // ceil(m/MR) tiles, against the direct tile's set-up over few k-steps.
-  p.b_in_place = p.B.rs == 1 && (p.k >= 64 || p.k >= 2 * ceil_div(p.m, p.mr_e));
+  p.b_in_place = (p.B.rs == 1 || p.B.cs == 1) && (p.k >= 64 || p.k >= 2 * ceil_div(p.m, p.mr_e));
   if (p.k < 64) return;
   p.a_in_place = p.a_in_place || (sizeof(T) == 4 && short_columns(p.A, 1));
 }
