@@ -567,6 +567,72 @@ void column_sweep(uint64_t seed) {
 TEST(Gemm, ColumnSweepFloat) { column_sweep<float>(81); }
 TEST(Gemm, ColumnSweepDouble) { column_sweep<double>(82); }
 
+// A last row vector at most half full (f32 m % 16 = 1..8, f64 m % 8 = 1..4,
+// m above one vector, n >= 16, n·k >= 1024): on AVX-512 those rows run as a
+// second product on the k- or column-grouped tiles after the rows above. Each
+// such tail (and tails just past the rule: m % 16 = 9, n = 15), every op
+// pair, padded ld, against the reference; beta = 0 over a NaN-poisoned C;
+// Inf / NaN in the tail's last row of A and in B; 1, 2 and 3 threads bitwise
+// the same.
+template <typename T>
+void tail_rows_sweep(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const R<T> inf = std::numeric_limits<R<T>>::infinity(), nan = std::numeric_limits<R<T>>::quiet_NaN();
+  const tblasOperation_t ops[] = {TBLAS_OP_N, TBLAS_OP_T};
+  const int64_t ms[] = {9, 12, 17, 20, 24, 25, 28, 33, 40, 100, 104, 131, 257};
+  const int64_t nk[][2] = {{16, 64}, {37, 65}, {100, 130}, {15, 100}, {64, 2}};
+  for (tesseraArch_t arch : supported_paths()) {
+    Handle H1, H2, H3;
+    for (auto *h : {&H1, &H2, &H3}) ASSERT_EQ(tblasSetArch(h->h, arch), TESSERA_STATUS_SUCCESS);
+    ASSERT_EQ(tblasSetNumThreads(H2.h, 2), TESSERA_STATUS_SUCCESS);
+    ASSERT_EQ(tblasSetNumThreads(H3.h, 3), TESSERA_STATUS_SUCCESS);
+    double worst = 0;
+    int cases = 0;
+    for (int64_t m : ms)
+      for (const auto &d : nk)
+        for (tblasOperation_t ta : ops)
+          for (tblasOperation_t tb : ops) {
+            const int64_t n = d[0], k = d[1];
+            const Case c{ta, tb, m, n, k, m % 3, (n + k) % 2, m % 2};
+            const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+            const std::string what = std::string(tesseraGetArchString(arch)) + " " + op_name(ta) + op_name(tb) +
+                                     " m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
+            const uint64_t data_seed = rng();
+            V<T> out[3];
+            Handle *hs[3] = {&H1, &H2, &H3};
+            for (int t = 0; t < 3; ++t) {
+              std::mt19937_64 data(data_seed);  // the same operands for each thread count
+              const auto r = run_case<T>(hs[t]->h, c, alpha, beta, data, &out[t]);
+              EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(k)) << what;
+              EXPECT_EQ(r.mismatches, 0) << what;
+              worst = std::max(worst, r.worst_ratio);
+              if (t > 0) {
+                EXPECT_EQ(std::memcmp(out[t].data(), out[0].data(), out[0].size() * sizeof(T)), 0)
+                    << what << ": " << t + 1 << " threads differ from 1";
+              }
+            }
+            ++cases;
+            if (ta != tb) continue;  // beta = 0 and special values: NN and TT
+            const int64_t lda = ta == TBLAS_OP_N ? m : k, ldb = tb == TBLAS_OP_N ? k : n;
+            V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * n), rng);
+            expect_beta_zero_ignores_c<T>(H1.h, ta, tb, m, n, k, A.data(), lda, B.data(), ldb, what);
+            const auto bi = [&](int64_t l, int64_t j) { return size_t(tb == TBLAS_OP_N ? l + j * k : j + l * n); };
+            A[size_t(ta == TBLAS_OP_N ? (m - 1) + (k - 1) * m : (k - 1) + (m - 1) * k)] = T(inf);  // tail row
+            A[size_t(ta == TBLAS_OP_N ? (m - 2) : (m - 2) * k)] = T(nan);
+            B[bi(k - 1, 0)] = T(-inf);
+            B[bi(0, n - 1)] = T(nan);
+            int64_t bad = -1;
+            special_mismatches<T>(H2.h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta,
+                                  tt::random_vector<T>(size_t(m * n), rng), &bad);
+            EXPECT_EQ(bad, 0) << "special values: " << what;
+          }
+    std::printf("[ worst ratio ] tail rows %s %s: %.3f over %d cases\n", tesseraGetArchString(arch),
+                tt::type_name<T>(), worst, cases);
+  }
+}
+TEST(Gemm, TailRowsFloat) { tail_rows_sweep<float>(91); }
+TEST(Gemm, TailRowsDouble) { tail_rows_sweep<double>(92); }
+
 TEST(Gemm, KGroupSweepFloat) { kgroup_sweep<float>(71); }
 TEST(Gemm, KGroupSweepDouble) { kgroup_sweep<double>(72); }
 
@@ -641,7 +707,10 @@ void packed_b_bitwise(uint64_t seed) {
     ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
     for (int64_t n : {1, 5, 12, 13, 25, 70})
       for (int64_t k : {1, 3, 7, 8, 9, 16, 17, 33, 65, 130}) {
-        const int64_t m = 3000, ldb = k + 3, ldt = n + 1;
+        // m above one MC block; its last row vector more than half full (f32
+        // 13 of 16 rows, f64 5 of 8), as a shorter tail runs on the k- or
+        // column-grouped tiles, whose sums differ between op(B) = N and T.
+        const int64_t m = 3005, ldb = k + 3, ldt = n + 1;
         V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(ldb * n), rng);
         const V<T> Bt = transposed(B, k, n, ldb, ldt);
         expect_same_bits<T>(H.h, m, n, k, rng, {TBLAS_OP_N, TBLAS_OP_N, A.data(), m, B.data(), ldb},
