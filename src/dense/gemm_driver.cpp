@@ -225,7 +225,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   p.C = C;
   p.ldc = ldc;
   p.tri = Triangle::all;
-  const double direct_max = Complex ? kDirectMaxMacsComplex : sizeof(T) == 8 ? kDirectMaxMacsF64Gemm : kDirectMaxMacs;
+  const double direct_max = Complex ? kDirectMaxMacsComplex : sizeof(T) == 8 ? kDirectMaxMacsF64 : kDirectMaxMacs;
   p.direct = kcol || (!kg && macs <= direct_max);
   set_blocking(p, h);
   if (kg) {  // one row tile; units in column steps (run takes any n); nothing for a unit to pack

@@ -35,15 +35,16 @@ constexpr double kMinFlopsPerThread = 2.5e5;
 // Real problems up to this many multiply-adds skip packing (the direct kernel
 // reads A and B in place): below it, packing costs a large share of the work.
 constexpr double kDirectMaxMacs = 80.0 * 80.0 * 80.0;
-// f64 GEMM further: the blocked path packs f64 A (in place it lost where k
+// f64 further: the blocked path packs f64 A (in place it lost where k
 // dominates, see choose_in_place), which costs more per flop than in f32,
 // while the direct kernel reads A's columns in place. Direct against blocked,
 // 1 thread, alternating builds: dgemm NN / NT 96³ 1.08 / 1.10×, 128³ 1.07 /
 // 0.99×, 160³ 1.05 / 1.05×, 200×100×100 1.07×, 64×64×1000 1.10 / 1.04×,
 // 96×48×880 1.19 / 1.10×, 32×32×4000 1.11 / 0.95×; TN (A packed either
-// way) 0.98–1.01×. Up to 256³ it read 1.04–1.07× at 200³–256³ but 0.82× at
-// NT 128×128×1000, hence 160³.
-constexpr double kDirectMaxMacsF64Gemm = 160.0 * 160.0 * 160.0;
+// way) 0.98–1.01×; dsyrk N (L / U) 128×128 1.09 / 1.10×, 200×100 1.07 /
+// 1.09×, 64×500 1.21×, 100×300 1.17 / 1.17×, T 0.97–1.04×. Up to 256³ it
+// read 1.04–1.07× at 200³–256³ but 0.82× at NT 128×128×1000, hence 160³.
+constexpr double kDirectMaxMacsF64 = 160.0 * 160.0 * 160.0;
 // Complex: a multiply-add is 4 real ones, and the direct path still forms
 // alpha·op(B) (and copies op(A) unless it is N), so it wins up to a similar
 // size (measured).
