@@ -156,12 +156,15 @@ void in_place_sweep(uint64_t seed) {
     }
     // k < 64 with few row tiles: real op(B) read in place when k >= twice
     // the row tiles (choose_in_place), packed otherwise; then tall and narrow
-    // (n <= 2·NR, k <= 256): real op(A) with contiguous columns in place.
+    // (n <= 2·NR, or 6·NR with k <= 32; k <= 256): real op(A) with contiguous columns in place.
     const Case few_rows[] = {{TBLAS_OP_N, TBLAS_OP_N, 7, 3301, 31, 0, 2, 1},  {TBLAS_OP_T, TBLAS_OP_N, 16, 4000, 16, 3, 0, 0},
                              {TBLAS_OP_N, TBLAS_OP_N, 33, 2500, 20, 1, 0, 5}, {TBLAS_OP_C, TBLAS_OP_N, 40, 1999, 40, 0, 1, 0},
                              {TBLAS_OP_N, TBLAS_OP_T, 17, 3000, 34, 2, 2, 2}, {TBLAS_OP_N, TBLAS_OP_N, 64, 1500, 9, 0, 0, 3},
                              {TBLAS_OP_N, TBLAS_OP_N, 3001, 16, 40, 3, 0, 1}, {TBLAS_OP_N, TBLAS_OP_T, 2500, 24, 9, 0, 1, 0},
-                             {TBLAS_OP_N, TBLAS_OP_N, 1201, 7, 256, 5, 2, 2}, {TBLAS_OP_T, TBLAS_OP_N, 2000, 20, 30, 0, 0, 0}};
+                             {TBLAS_OP_N, TBLAS_OP_N, 1201, 7, 256, 5, 2, 2}, {TBLAS_OP_T, TBLAS_OP_N, 2000, 20, 30, 0, 0, 0},
+                             // up to 6·NR columns with k <= 32: op(A) in place too
+                             {TBLAS_OP_N, TBLAS_OP_N, 2999, 50, 20, 1, 0, 2}, {TBLAS_OP_N, TBLAS_OP_T, 1500, 70, 32, 0, 3, 0},
+                             {TBLAS_OP_N, TBLAS_OP_N, 3001, 72, 8, 2, 1, 1}};
     for (const Case &c : few_rows) check(c);
     std::printf("[ worst ratio ] in place %s %s: %.3f\n", tesseraGetArchString(arch), tt::type_name<T>(), worst);
   }

@@ -216,8 +216,13 @@ void choose_in_place(Level3Plan<T> &p) {
   // 4000×16×16 1.68 / 1.44×, 10000×8×16 2.37 / 2.26×, 2000×12×32 1.57 /
   // 1.42×, 4000×16×256 1.54 / 1.57×; dgemm 4000×16×16 1.71 / 1.30×,
   // 4000×16×256 1.67 / 1.44×. Beyond: n up to 6·NR 0.82–1.19 (mixed), k of
-  // 512–2000 0.59–1.06 (k lines of A per tile, too many streams).
-  if (p.s == 1 && p.n <= 2 * p.nr && p.k <= 256 && a_columns_in_place(p.A)) p.a_in_place = true;
+  // 512–2000 0.59–1.06 (k lines of A per tile, too many streams). Up to
+  // 6·NR columns where k <= 32 (session 20, alternating builds, 1T: sgemm
+  // 1000×50×20 1.07×, 1000×36×16 1.13×, 500×60×24 1.14×, 3000×30×30
+  // 1.16×, 4000×64×32 1.04×, 20000×64×32 1.07×, 300×72×32 1.09×, 10000×40×8
+  // 1.01×; dgemm 20000×64×32 1.07×, 8000×72×24 1.05×, 2T 1.05–1.10×).
+  if (p.s == 1 && (p.n <= 2 * p.nr || p.k <= 32) && p.n <= 6 * p.nr && p.k <= 256 && a_columns_in_place(p.A))
+    p.a_in_place = true;
   if (p.m > p.mc_e) return;
   if (p.s == 2) {
     if (p.k >= 64) p.a_in_place = short_columns(p.A, 2);
