@@ -3,8 +3,10 @@
 // caller's parallel region.
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <sched.h>
 #include <xmmintrin.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <random>
 #include <thread>
@@ -151,6 +153,39 @@ TEST(Core, PoolCompletesDynamicWorkExactlyOnce) {
       for (int u = 0; u < 4096; ++u) ASSERT_EQ(w.done[u].load(), 1) << "unit " << u;
     }
   }
+}
+
+// A worker sleeps with the last caller's CPU left out of its affinity mask,
+// so that the wake-up does not land next to the caller, and puts the mask
+// back on waking (thread_pool.cpp): every task, on a worker that slept
+// before the call or not, runs under the mask the process had.
+TEST(Core, WorkersRunUnderTheProcessMaskAfterSleeping) {
+  struct Seen {
+    cpu_set_t want;
+    std::atomic<int> worker_tasks{0}, wrong{0};
+  } seen;
+  ASSERT_EQ(sched_getaffinity(0, sizeof seen.want, &seen.want), 0);
+  auto &pool = tessera::ThreadPool::instance();
+  for (int rep = 0; rep < 20; ++rep) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // past the workers' spin: asleep
+    auto lease = pool.acquire(3);
+    lease.run(lease.granted(), [](void *ctx, int tid, int) {
+      auto &s = *static_cast<Seen *>(ctx);
+      cpu_set_t mask;
+      ASSERT_EQ(sched_getaffinity(0, sizeof mask, &mask), 0);
+      if (!CPU_EQUAL(&mask, &s.want)) s.wrong++;
+      if (tid > 0) {
+        s.worker_tasks++;
+        return;
+      }
+      // The caller's task lasts 2 ms, time for woken workers to join.
+      const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+      while (std::chrono::steady_clock::now() < end) {
+      }
+    }, &seen);
+  }
+  EXPECT_EQ(seen.wrong.load(), 0) << "a task ran under a narrowed affinity mask";
+  if (std::thread::hardware_concurrency() > 1) EXPECT_GT(seen.worker_tasks.load(), 0) << "no worker ever joined";
 }
 
 TEST(Core, NestedAndConcurrentLeasesRunSerially) {

@@ -49,6 +49,56 @@ constexpr auto kSpinTime = std::chrono::microseconds(200);
 // Pure pause-spins before a waiting thread starts yielding (~2-5 µs).
 constexpr int kSpinBeforeYield = 256;
 
+// Where a worker runs. Linux's wake-affine placement puts a woken thread
+// next to its waker (and a new thread next to its creator); the two then
+// share one CPU while another idles, the caller drains every unit itself
+// (the worker joins too late) and the scheduler's balancing took
+// milliseconds to separate them: 2-thread sgemm 20000×64×32 after a 20 ms
+// idle gap ran every call of a 12-call burst at the 1-thread time (380 µs
+// against 250) in 3 of 6 bursts (Zen 5 VM, 2 vCPUs). So a worker going to
+// sleep leaves the last caller's CPU out of its affinity mask (the wake then
+// lands elsewhere, without preempting the caller) and puts its mask back
+// once awake; a worker that still finds itself on the caller's CPU (a new
+// one, or the caller moved) moves off it. Only where the mask has another
+// CPU; the mask found is the mask restored.
+
+// The thread's affinity mask, and the same without `cpu`, if the mask has
+// `cpu` and another CPU.
+bool mask_without(int cpu, cpu_set_t &mask, cpu_set_t &others) {
+  if (cpu < 0 || sched_getaffinity(0, sizeof mask, &mask) != 0) return false;
+  if (!CPU_ISSET(cpu, &mask) || CPU_COUNT(&mask) < 2) return false;
+  others = mask;
+  CPU_CLR(cpu, &others);
+  return true;
+}
+
+// Moves the calling thread off `cpu` if it runs there (narrowing the mask
+// migrates it at once; the full mask is put back).
+void leave_cpu(int cpu) {
+  cpu_set_t mask, others;
+  if (cpu < 0 || sched_getcpu() != cpu || !mask_without(cpu, mask, others)) return;
+  if (sched_setaffinity(0, sizeof others, &others) == 0) sched_setaffinity(0, sizeof mask, &mask);
+}
+
+// A sleep away from `caller_cpu`: the mask narrowed for the lifetime of the
+// object (set before the futex wait), then restored.
+class SleepAwayFrom {
+ public:
+  explicit SleepAwayFrom(int caller_cpu) {
+    cpu_set_t others;
+    narrowed_ = mask_without(caller_cpu, mask_, others) && sched_setaffinity(0, sizeof others, &others) == 0;
+  }
+  ~SleepAwayFrom() {
+    if (narrowed_) sched_setaffinity(0, sizeof mask_, &mask_);
+  }
+  SleepAwayFrom(const SleepAwayFrom &) = delete;
+  SleepAwayFrom &operator=(const SleepAwayFrom &) = delete;
+
+ private:
+  cpu_set_t mask_;
+  bool narrowed_ = false;
+};
+
 }  // namespace
 
 ThreadPool &ThreadPool::instance() {
@@ -107,6 +157,7 @@ void ThreadPool::Lease::run(int n, TaskFn fn, void *ctx) {
 }
 
 void ThreadPool::grow(int nworkers) {
+  caller_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
   while (static_cast<int>(workers_.size()) < nworkers) {
     int tid = static_cast<int>(workers_.size()) + 1;
     // The generation is read here, under the lease and before any dispatch
@@ -120,6 +171,7 @@ void ThreadPool::dispatch(int n, TaskFn fn, void *ctx) {
   fn_ = fn;
   ctx_ = ctx;
   mxcsr_ = _mm_getcsr();
+  caller_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
   uint32_t gen = ((word_.load(std::memory_order_relaxed) >> 8) + 1) & 0xffffffu;
   gate_.store(uint64_t(gen) << 32, std::memory_order_relaxed);  // open, nobody joined
   word_.store((gen << 8) | static_cast<uint32_t>(n), std::memory_order_seq_cst);
@@ -149,6 +201,7 @@ bool ThreadPool::join(uint32_t gen) {
 
 void ThreadPool::worker_main(int tid, uint32_t seen) {
   t_is_pool_worker = true;
+  leave_cpu(caller_cpu_.load(std::memory_order_relaxed));  // started next to its creator
   for (;;) {
     uint32_t w = word_.load(std::memory_order_acquire);
     if ((w & ~0xffu) == seen) {
@@ -160,9 +213,13 @@ void ThreadPool::worker_main(int tid, uint32_t seen) {
         w = word_.load(std::memory_order_acquire);
         if ((w & ~0xffu) != seen) break;
         if ((spins & 255) == 255 && std::chrono::steady_clock::now() - start > kSpinTime) {
-          sleepers_.fetch_add(1, std::memory_order_seq_cst);
-          while (((w = word_.load(std::memory_order_seq_cst)) & ~0xffu) == seen) futex_wait(&word_, w);
-          sleepers_.fetch_sub(1, std::memory_order_relaxed);
+          {
+            SleepAwayFrom away(caller_cpu_.load(std::memory_order_relaxed));
+            sleepers_.fetch_add(1, std::memory_order_seq_cst);
+            while (((w = word_.load(std::memory_order_seq_cst)) & ~0xffu) == seen) futex_wait(&word_, w);
+            sleepers_.fetch_sub(1, std::memory_order_relaxed);
+          }
+          leave_cpu(caller_cpu_.load(std::memory_order_relaxed));
           break;
         }
       }

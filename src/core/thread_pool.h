@@ -87,6 +87,9 @@ class ThreadPool {
   TaskFn fn_ = nullptr;
   void *ctx_ = nullptr;
   uint32_t mxcsr_ = 0;
+  // The CPU the dispatching caller ran on (-1: unknown), for workers waking
+  // from sleep (see worker_main).
+  std::atomic<int> caller_cpu_{-1};
 };
 
 }  // namespace tessera
