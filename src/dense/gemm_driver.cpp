@@ -36,11 +36,22 @@ int64_t unit_cols(const Level3Plan<T> &p) {
 // at write-back buy nothing).
 constexpr int64_t kKGroupMinK = 2;
 
-// Whether the k- or column-grouped tiles take op(B) as stored: its columns
-// contiguous (k-grouped, from kKGroupMinK steps) or its rows (column-grouped).
+// op(B)'s rows contiguous (op T): the column-grouped tiles take it; its
+// columns contiguous: the k-grouped ones.
+template <typename T>
+bool kgroup_by_columns(const GemmOperand<T> &B) {
+  return B.rs != 1 && B.cs == 1;
+}
+// Whether the k- or column-grouped tiles take op(B) as stored (k-grouped
+// from kKGroupMinK steps).
 template <typename T>
 bool kgroup_takes_b(const GemmOperand<T> &B, int64_t k) {
-  return (B.rs != 1 && B.cs == 1) || (B.rs == 1 && k >= kKGroupMinK);
+  return kgroup_by_columns(B) || (B.rs == 1 && k >= kKGroupMinK);
+}
+// Workspace for op(A) packed in the grouped tiles' lane order.
+template <typename T>
+size_t kgroup_a_bytes(const KGroupKernels<T> &kg, int64_t k) {
+  return size_t(2 * kg.rows) * size_t(k) * sizeof(T);
 }
 
 // Threads claim units (blocks of whole tiles of C) from a counter until none
@@ -161,13 +172,13 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   // (gemm_kernels.h) where op(B)'s columns are contiguous, the column-grouped
   // ones where its rows are; op(A) packed once for every unit.
   const KGroupKernels<T> *kg = Complex ? nullptr : gemm_kernels_kgroup<T>(h->arch);
-  const bool kg_cols = B.rs != 1 && B.cs == 1;
+  const bool kg_cols = kgroup_by_columns(B);
   if (kg && (m > kg->rows || !kgroup_takes_b(B, k))) kg = nullptr;
   const typename KGroupKernels<T>::Run kg_run = !kg ? nullptr : kg_cols ? kg->run_cols : kg->run;
   const int64_t kg_ldb = kg_cols ? B.rs : B.cs;  // the stride between B's groups of columns or k-steps
   T *kg_a = nullptr;
   if (kg) {
-    if (!h->workspace.reserve(1, size_t(2 * kg->rows) * size_t(k) * sizeof(T), 0)) return TESSERA_STATUS_ALLOC_FAILED;
+    if (!h->workspace.reserve(1, kgroup_a_bytes(*kg, k), 0)) return TESSERA_STATUS_ALLOC_FAILED;
     kg_a = static_cast<T *>(h->workspace.a(0));
     (kg_cols ? kg->pack_a_cols : kg->pack_a)(m, k, A.p, A.rs, A.cs, kg_a);
     if (macs < kMinFlopsPerThread) {  // one thread by the flop rule: no plan
@@ -225,8 +236,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   p.C = C;
   p.ldc = ldc;
   p.tri = Triangle::all;
-  const double direct_max = Complex ? kDirectMaxMacsComplex : sizeof(T) == 8 ? kDirectMaxMacsF64 : kDirectMaxMacs;
-  p.direct = kcol || (!kg && macs <= direct_max);
+  p.direct = kcol || (!kg && macs <= direct_max_macs<T, Complex>());
   set_blocking(p, h);
   if (kg) {  // one row tile; units in column steps (run takes any n); nothing for a unit to pack
     p.kg_run = kg_run;
@@ -267,9 +277,10 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 template <typename T, bool Complex>
 tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha,
                              const GemmOperand<T> &A, const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {
-  const int64_t tail = k == 0 || is_zero<T, Complex>(alpha) ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, B);
+  // (alpha = 0 only scales C: no split, no workspace. k = 0 never splits.)
+  const int64_t tail = is_zero<T, Complex>(alpha) ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, B);
   if (tail == 0) return gemm_rows<T, Complex>(h, m, n, k, alpha, A, B, beta, C, ldc);
-  if (!h->workspace.reserve(1, size_t(2 * gemm_kernels_kgroup<T>(h->arch)->rows) * size_t(k) * sizeof(T), 0))
+  if (!h->workspace.reserve(1, kgroup_a_bytes(*gemm_kernels_kgroup<T>(h->arch), k), 0))
     return TESSERA_STATUS_ALLOC_FAILED;
   const int64_t top = m - tail;
   const tesseraStatus_t st = gemm_rows<T, Complex>(h, top, n, k, alpha, A, B, beta, C, ldc);

@@ -49,6 +49,11 @@ constexpr double kDirectMaxMacsF64 = 160.0 * 160.0 * 160.0;
 // alpha·op(B) (and copies op(A) unless it is N), so it wins up to a similar
 // size (measured).
 constexpr double kDirectMaxMacsComplex = 64.0 * 64.0 * 64.0;
+// The direct path's limit for an operation on T (GEMM and SYRK alike).
+template <typename T, bool Complex>
+constexpr double direct_max_macs() {
+  return Complex ? kDirectMaxMacsComplex : sizeof(T) == 8 ? kDirectMaxMacsF64 : kDirectMaxMacs;
+}
 
 // Work units per thread: several, so that the split stays balanced when a
 // thread starts late (shared or virtualised cores); fewer above kFewUnitsFlops
@@ -220,9 +225,8 @@ void choose_in_place(Level3Plan<T> &p) {
   // 6·NR columns where k <= 32 (session 20, alternating builds, 1T: sgemm
   // 1000×50×20 1.07×, 1000×36×16 1.13×, 500×60×24 1.14×, 3000×30×30
   // 1.16×, 4000×64×32 1.04×, 20000×64×32 1.07×, 300×72×32 1.09×, 10000×40×8
-  // 1.01×; dgemm 20000×64×32 1.07×, 8000×72×24 1.05×, 2T 1.05–1.10×).
-  if (p.s == 1 && (p.n <= 2 * p.nr || p.k <= 32) && p.n <= 6 * p.nr && p.k <= 256 && a_columns_in_place(p.A))
-    p.a_in_place = true;
+  // 1.01×; dgemm 20000×64×32 1.07×, 8000×72×24 1.05×, 2T 1.02–1.10×).
+  if (p.s == 1 && p.k <= 256 && p.n <= (p.k <= 32 ? 6 : 2) * p.nr && a_columns_in_place(p.A)) p.a_in_place = true;
   if (p.m > p.mc_e) return;
   if (p.s == 2) {
     if (p.k >= 64) p.a_in_place = short_columns(p.A, 2);

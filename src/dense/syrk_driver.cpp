@@ -203,7 +203,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   // Small SYRKs skip packing (real: A read in place, B = op(A)^T is the same
   // array; complex: see run_direct_complex).
   const double macs = double(n) * double(n + 1) / 2 * double(k);
-  p.direct = macs <= (Complex ? kDirectMaxMacsComplex : sizeof(T) == 8 ? kDirectMaxMacsF64 : kDirectMaxMacs);
+  p.direct = macs <= direct_max_macs<T, Complex>();
   p.tri = lower ? Triangle::lower : Triangle::upper;
   p.herk = herk;
   set_blocking(p, h);
