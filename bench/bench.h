@@ -79,8 +79,9 @@ struct Runner {
 // Times one case over all runners, alternating in rotating order; returns
 // each runner's seconds per call, one sample per round (see timing.cpp for
 // the protocol).
+// `starts`, if given, receives each sample's start time (now_s()).
 std::vector<std::vector<double>> time_case_rounds(std::vector<Runner> &rs, int rounds, double batch_time,
-                                                  double warm);
+                                                  double warm, std::vector<std::vector<double>> *starts = nullptr);
 // The median of each runner's samples.
 std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double warm);
 
@@ -98,6 +99,10 @@ struct Row {
   // lowers both sides of a round's ratio; medians taken per library apart
   // can pick samples from different spells.
   double ratio = 0;
+  // Each library's seconds per call, one per round, in `gflops` order; the
+  // library at index i ran at position (i - round) mod L of that round
+  // (time_case_rounds rotates who goes first). Written to samples.csv.
+  std::vector<std::vector<double>> seconds, starts;  // starts: now_s() at each sample's start
 };
 // The fastest peer's GFLOP/s in a row (0 if none), and its name.
 double best_peer(const Row &r, std::string *name = nullptr);
@@ -107,6 +112,9 @@ void measure_row(Row &row, std::vector<Runner> &rs, int rounds, double batch_tim
 void print_header(const std::vector<std::string> &libs);
 void print_row(const Row &r);
 void write_csv(const std::string &path, const std::vector<Row> &rows);
+// Every round's sample of every library (Row::seconds), one line each: for
+// telling a slow spell of the host from a slow library after the fact.
+void write_samples_csv(const std::string &path, const std::vector<Row> &rows);
 // Draws GFLOP/s vs size, one panel per (type, threads); needs gnuplot.
 bool write_plot(const std::string &png, const std::string &csv_dir, const std::vector<Row> &rows, const std::string &title);
 

@@ -206,7 +206,8 @@ int gemm_main(int argc, char **argv) {
   std::filesystem::create_directories(o.out);
   const std::string csv = o.out + "/gemm.csv", png = o.out + "/gemm.png";
   write_csv(csv, rows);
-  std::printf("\nCSV: %s\n", csv.c_str());
+  write_samples_csv(o.out + "/samples.csv", rows);
+  std::printf("\nCSV: %s (every round: samples.csv)\n", csv.c_str());
   if (write_plot(std::filesystem::absolute(png).string(), std::filesystem::absolute(o.out).string(), rows,
                  "GEMM " + o.trans + ": Tessera vs peers (GFLOP/s, median)"))
     std::printf("plot: %s\n", png.c_str());

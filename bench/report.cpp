@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <set>
 #include <tuple>
@@ -59,6 +60,22 @@ void write_csv(const std::string &path, const std::vector<Row> &rows) {
       f << r.op << ',' << r.type << ',' << r.shape << ',' << r.threads << ',' << r.size << ',' << (r.square ? 1 : 0)
         << ',' << lib << ',' << g << ',' << r.peak << ',' << (r.peak > 0 ? 100 * g / r.peak : 0) << ','
         << (lib == "Tessera" ? r.ratio : 0) << '\n';
+  }
+}
+
+void write_samples_csv(const std::string &path, const std::vector<Row> &rows) {
+  std::ofstream f(path);
+  f << "op,type,shape,threads,library,round,position,start_s,seconds,gflops\n";
+  for (const Row &r : rows) {
+    const size_t L = r.seconds.size();
+    for (size_t i = 0; i < L && i < r.gflops.size(); ++i) {
+      // GFLOP/s of a sample from the row's median: gflops x median / sample.
+      const double med = median(r.seconds[i]);
+      for (size_t k = 0; k < r.seconds[i].size(); ++k)
+        f << r.op << ',' << r.type << ',' << r.shape << ',' << r.threads << ',' << r.gflops[i].first << ',' << k << ','
+          << (i + L - k % L) % L << ',' << std::fixed << std::setprecision(6)
+          << (i < r.starts.size() && k < r.starts[i].size() ? r.starts[i][k] : 0.0) << std::defaultfloat << std::setprecision(6) << ',' << r.seconds[i][k] << ',' << r.gflops[i].second * med / r.seconds[i][k] << '\n';
+    }
   }
 }
 

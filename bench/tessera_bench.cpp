@@ -1,6 +1,9 @@
 // tessera-bench: Tessera side by side with the peer BLAS libraries on this
 // machine. Subcommands: gemm, syrk, spmv, spvv, peak, pool.
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -46,6 +49,19 @@ int pool_main(int, char **) {
 }  // namespace bench
 
 int main(int argc, char **argv) {
+  // libgomp (the OpenMP peers', and Eigen's here) keeps an idle worker
+  // spinning for GOMP_SPINCOUNT = 300000 pauses after each parallel region:
+  // 10-18 ms on this machine, so the next library timed ran with one of its 2
+  // cores taken, past the 20 ms warm-up (perf sched: a Tessera batch at its
+  // 1-thread rate beside the spinning libgomp thread). 10000 (~0.3 ms) keeps
+  // the workers spinning across a library's own back-to-back calls, as
+  // OPENBLAS_THREAD_TIMEOUT does for OpenBLAS's pthread build (peers.cpp).
+  // libgomp reads it once, when it loads, before main: so set it and start
+  // over. The user's own setting, or OMP_WAIT_POLICY, wins.
+  if (!std::getenv("GOMP_SPINCOUNT") && !std::getenv("OMP_WAIT_POLICY")) {
+    setenv("GOMP_SPINCOUNT", "10000", 1);
+    execv("/proc/self/exe", argv);  // returns only on failure: run as we are
+  }
   if (argc < 2 || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help")) {
     std::printf("usage: tessera-bench {gemm|syrk|spmv|spvv|peak|pool} [options]   (tessera-bench gemm --help)\n");
     return argc < 2 ? 2 : 0;

@@ -17,7 +17,7 @@ constexpr double kLongCall = 0.25;
 // pause instead would let the hypervisor park the vCPUs, which then come back
 // slow for milliseconds (measured here).
 std::vector<std::vector<double>> time_case_rounds(std::vector<Runner> &rs, int rounds, double batch_time,
-                                                  double warm) {
+                                                  double warm, std::vector<std::vector<double>> *starts) {
   const size_t L = rs.size();
   std::vector<int> batch(L, 1), warm_calls(L, 1);
   bool long_calls = false;
@@ -40,6 +40,7 @@ std::vector<std::vector<double>> time_case_rounds(std::vector<Runner> &rs, int r
   }
   if (long_calls) rounds = std::min(rounds, 3);
   std::vector<std::vector<double>> samples(L);
+  if (starts) starts->assign(L, {});
   for (int r = 0; r < rounds; ++r)
     for (size_t j = 0; j < L; ++j) {
       size_t i = (j + size_t(r)) % L;  // rotate who goes first
@@ -48,6 +49,7 @@ std::vector<std::vector<double>> time_case_rounds(std::vector<Runner> &rs, int r
       double t0 = now_s();
       for (int b = 0; b < batch[i]; ++b) rs[i].call();
       samples[i].push_back((now_s() - t0) / batch[i]);
+      if (starts) (*starts)[i].push_back(t0);
     }
   return samples;
 }
@@ -60,8 +62,9 @@ std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_
 }
 
 void measure_row(Row &row, std::vector<Runner> &rs, int rounds, double batch_time, double warm, double flops) {
-  const std::vector<std::vector<double>> samples = time_case_rounds(rs, rounds, batch_time, warm);
+  const std::vector<std::vector<double>> samples = time_case_rounds(rs, rounds, batch_time, warm, &row.starts);
   row.gflops.clear();
+  row.seconds = samples;
   for (size_t i = 0; i < rs.size(); ++i) row.gflops.push_back({rs[i].name, flops / median(samples[i]) * 1e-9});
   row.ratio = 0;
   if (rs.size() > 1) {
