@@ -317,6 +317,11 @@ void thread_determinism() {
                         // (real) and 2-column steps (complex)
                         {TBLAS_OP_N, TBLAS_OP_N, 64, 76, 72, 0, 1, 0},
                         {TBLAS_OP_N, TBLAS_OP_T, 60, 62, 64, 1, 0, 2},
+                        // one thread: the unplanned direct loop up to the
+                        // direct limit (f64 here; op(A) packed), and its
+                        // 16-row × 16-column tile (m = 16, n % 16 = 0)
+                        {TBLAS_OP_T, TBLAS_OP_N, 130, 150, 140, 1, 2, 0},
+                        {TBLAS_OP_N, TBLAS_OP_N, 16, 64, 300, 0, 0, 1},
                         // k- and column-grouped tiles (AVX-512, real m <= 8 / 4) on 2-3 threads
                         {TBLAS_OP_N, TBLAS_OP_N, 4, 900, 201, 1, 0, 1},
                         {TBLAS_OP_T, TBLAS_OP_N, 7, 700, 103, 0, 2, 0},

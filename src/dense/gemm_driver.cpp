@@ -199,7 +199,11 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   // without the plan, pool lease and work units, which were ~40 ns of a
   // 4×4×4 dgemm's 70 (OpenBLAS's whole call: 30) and a third of sgemm TN
   // 16³. The same kernel calls, so the same results.
-  if (!Complex && !kg && macs < kMinFlopsPerThread) {  // 2·macs flops: under two threads' worth
+  // A one-thread handle takes the same path up to the direct limit: the
+  // plan would split nothing.
+  const bool one_thread = macs < kMinFlopsPerThread ||  // 2·macs flops: under two threads' worth
+                          (h->num_threads == 1 && (kcol || macs <= direct_max_macs<T, Complex>()));
+  if (!Complex && !kg && one_thread) {
     // One full row vector and n a multiple of 16 (f32, AVX-512): the row
     // vector × 16-column tile (16 FMA chains) instead of 12 + 4 columns,
     // whose 4-column tile waits on FMA latency. Zen 5, tables alternating
