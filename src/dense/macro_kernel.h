@@ -501,7 +501,19 @@ inline __attribute__((always_inline)) void direct_panels(const GemmKernels<T> &K
                                                          int64_t n1) {
   const int64_t w0 = first_panel(tri, n1 - n0, K.nr);
   const int64_t h0 = first_row_tile(tri, m1 - m0, K.mr);
-  for (int64_t jr = n0, nr; jr < n1; jr += nr) {
+  int64_t jr = n0;
+  if (tri == Triangle::all && K.ukr_direct_cols) {
+    // Two or more leading whole NR-column panels, as the loop below would
+    // take them (up to its last 13–16 columns' 8 + 5..8), in one call.
+    int64_t j = n0;
+    while (n1 - j >= K.nr && !(K.nr > 8 && n1 - j > K.nr && n1 - j <= std::min<int64_t>(K.nr + 4, 16))) j += K.nr;
+    if (j - n0 >= 2 * K.nr) {
+      K.ukr_direct_cols(k, alpha, a0, a_ks, a_ps, B.p + n0 * B.cs, B.rs, B.cs, beta, C + m0 + n0 * ldc, ldc, m1 - m0,
+                        j - n0);
+      jr = j;
+    }
+  }
+  for (int64_t nr; jr < n1; jr += nr) {
     nr = panel_width(jr - n0, w0, K.nr, n1 - n0);
     // GEMM: a last panel of at most 4 columns behind a whole one, when both
     // fit the direct entry's 8-column tile (NR 12: the last 13–16 columns),
