@@ -8,6 +8,7 @@
 // not depend on the thread count or on how tiles are grouped into calls.
 // Internal header (templates): included by the level-3 drivers only.
 #pragma once
+#include <numeric>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -53,6 +54,26 @@ constexpr double kDirectMaxMacsComplex = 64.0 * 64.0 * 64.0;
 template <typename T, bool Complex>
 constexpr double direct_max_macs() {
   return Complex ? kDirectMaxMacsComplex : sizeof(T) == 8 ? kDirectMaxMacsF64 : kDirectMaxMacs;
+}
+// GEMM's: as above, except f64 on AVX2 where op(B)'s rows are contiguous
+// (op T) at a stride whose k rows do not stay in L1. Each 8-row tile walks
+// them again, one line per k-step, and rows `rs` apart share 4096 /
+// gcd(rs bytes, 4096) of L1's 64 sets (4 KiB a way; 8 ways assumed). AVX2, 1
+// thread, dgemm NT blocked against direct: 128³ (4 sets) 1.15–1.17×, 160³
+// 1.05×, 64×64×1000 1.11–1.12×; where the rows fit it lost (96³ 0.98×,
+// 120×500×60 0.99×), hence the test. Not on AVX-512 (16-row tiles walk B half
+// as often: NT 128³ 0.98×, 160³ 0.96× blocked), nor in SYRK N, whose op(A)^T
+// is such a B (AVX2 dsyrk N 128×128 1.08× but 64×500 0.95× blocked).
+inline bool b_rows_leave_l1(int64_t rs_bytes, int64_t k) {
+  const int64_t sets = 4096 / std::max<int64_t>(std::gcd<int64_t>(rs_bytes, 4096), 64);
+  return sets * 8 < k;
+}
+template <typename T, bool Complex>
+double gemm_direct_max_macs(Arch arch, const GemmOperand<T> &B, int64_t k) {
+  if (!Complex && sizeof(T) == 8 && arch == Arch::avx2 && B.cs == 1 && B.rs != 1 &&
+      b_rows_leave_l1(B.rs * int64_t(sizeof(T)), k))
+    return kDirectMaxMacs;
+  return direct_max_macs<T, Complex>();
 }
 
 // Work units per thread: several, so that the split stays balanced when a
