@@ -450,7 +450,14 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         // apart), or in place from its first row (a_ks = lda, tiles MR rows apart).
         const int64_t a_ks = p.a_in_place ? p.A.cs : p.mr_e, a_ps = p.a_in_place ? p.mr_e : p.mr_e * kc;
 
-        for (int64_t jr = 0, nr; jr < nc; jr += nr) {
+        int64_t jr0 = 0;
+        if (!cplx && p.b_in_place && p.tri == Triangle::all && K.ukr_direct_cols && nc >= 2 * p.nr) {
+          // Whole panels of B read in place: one kernel call (see direct_panels).
+          jr0 = nc / p.nr * p.nr;
+          K.ukr_direct_cols(kc, p.alpha[0], p.a_in_place ? a : Ap, a_ks, a_ps, b, p.B.rs, p.B.cs, beta_r,
+                            p.C + ic + jc * p.ldc, p.ldc, mc, jr0);
+        }
+        for (int64_t jr = jr0, nr; jr < nc; jr += nr) {
           nr = panel_width(jr, w0, p.nr, nc);
           const int64_t gj = jc + jr;
           const T *bp = Bp + panel_of(jr, w0, p.nr) * p.nr * kc * s;  // micro-panels of p.nr × kc elements
