@@ -8,11 +8,11 @@
 // not depend on the thread count or on how tiles are grouped into calls.
 // Internal header (templates): included by the level-3 drivers only.
 #pragma once
-#include <numeric>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 #include "core/handle.h"
