@@ -322,6 +322,9 @@ void thread_determinism() {
                         // 16-row × 16-column tile (m = 16, n % 16 = 0)
                         {TBLAS_OP_T, TBLAS_OP_N, 130, 150, 140, 1, 2, 0},
                         {TBLAS_OP_N, TBLAS_OP_N, 16, 64, 300, 0, 0, 1},
+                        // op(B) = T at ldb = 128: f64 on AVX2 packs it (its
+                        // rows share 4 L1 sets), elsewhere read in place
+                        {TBLAS_OP_N, TBLAS_OP_T, 128, 128, 128, 0, 0, 0},
                         // k- and column-grouped tiles (AVX-512, real m <= 8 / 4) on 2-3 threads
                         {TBLAS_OP_N, TBLAS_OP_N, 4, 900, 201, 1, 0, 1},
                         {TBLAS_OP_T, TBLAS_OP_N, 7, 700, 103, 0, 2, 0},
