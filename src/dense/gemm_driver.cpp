@@ -40,7 +40,7 @@ constexpr int64_t kKGroupMinK = 2;
 // columns contiguous: the k-grouped ones.
 template <typename T>
 bool kgroup_by_columns(const GemmOperand<T> &B) {
-  return B.rs != 1 && B.cs == 1;
+  return rows_contiguous(B);
 }
 // Whether the k- or column-grouped tiles take op(B) as stored (k-grouped
 // from kKGroupMinK steps).
@@ -201,8 +201,9 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   // 16³. The same kernel calls, so the same results.
   // A one-thread handle takes the same path up to the direct limit: the
   // plan would split nothing.
+  const bool direct = kcol || (!kg && macs <= gemm_direct_max_macs<T, Complex>(h->arch, B, k));
   const bool one_thread = macs < kMinFlopsPerThread ||  // 2·macs flops: under two threads' worth
-                          (h->num_threads == 1 && (kcol || macs <= gemm_direct_max_macs<T, Complex>(h->arch, B, k)));
+                          (h->num_threads == 1 && direct);
   if (!Complex && !kg && one_thread) {
     // One full row vector and n a multiple of 16 (f32, AVX-512): the row
     // vector × 16-column tile (16 FMA chains) instead of 12 + 4 columns,
@@ -240,7 +241,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   p.C = C;
   p.ldc = ldc;
   p.tri = Triangle::all;
-  p.direct = kcol || (!kg && macs <= gemm_direct_max_macs<T, Complex>(h->arch, B, k));
+  p.direct = direct;
   set_blocking(p, h);
   if (kg) {  // one row tile; units in column steps (run takes any n); nothing for a unit to pack
     p.kg_run = kg_run;

@@ -15,6 +15,11 @@ struct GemmOperand {
   int64_t rs, cs;
   bool conj;
 };
+// op(X)'s rows contiguous (X stored transposed: op T or C).
+template <typename T>
+bool rows_contiguous(const GemmOperand<T> &x) {
+  return x.cs == 1 && x.rs != 1;
+}
 
 // A scalar (complex: both parts; `real_only`: a real scalar passed to a
 // complex routine, e.g. HERK's alpha) equal to 0 or to 1, as Netlib's quick

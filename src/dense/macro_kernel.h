@@ -70,7 +70,7 @@ inline bool b_rows_leave_l1(int64_t rs_bytes, int64_t k) {
 }
 template <typename T, bool Complex>
 double gemm_direct_max_macs(Arch arch, const GemmOperand<T> &B, int64_t k) {
-  if (!Complex && sizeof(T) == 8 && arch == Arch::avx2 && B.cs == 1 && B.rs != 1 &&
+  if (!Complex && sizeof(T) == 8 && arch == Arch::avx2 && rows_contiguous(B) &&
       b_rows_leave_l1(B.rs * int64_t(sizeof(T)), k))
     return kDirectMaxMacs;
   return direct_max_macs<T, Complex>();
@@ -529,12 +529,21 @@ inline __attribute__((always_inline)) void direct_panels(const GemmKernels<T> &K
                                                          int64_t n1) {
   const int64_t w0 = first_panel(tri, n1 - n0, K.nr);
   const int64_t h0 = first_row_tile(tri, m1 - m0, K.mr);
+  // GEMM: a last panel of at most 4 columns behind a whole one, when both
+  // fit the direct entry's 8-column tile (NR 12: the last 13–16 columns),
+  // runs as 8 + 5..8 instead of NR + 1..4 on the 4-column tile, whose 8
+  // FMA chains just cover the FMA latency (4 cycles × 2 pipes) and stall
+  // on any delay (Zen 5, 1 thread: dgemm 16³ 71 → 78 GF/s, sgemm 16³ 107
+  // → 121; the same FMAs per element, so the same bits).
+  const auto split_8 = [&](int64_t left) {
+    return tri == Triangle::all && K.nr > 8 && left > K.nr && left <= std::min<int64_t>(K.nr + 4, 16);
+  };
   int64_t jr = n0;
   if (tri == Triangle::all && K.ukr_direct_cols) {
     // Two or more leading whole NR-column panels, as the loop below would
-    // take them (up to its last 13–16 columns' 8 + 5..8), in one call.
+    // take them, in one call.
     int64_t j = n0;
-    while (n1 - j >= K.nr && !(K.nr > 8 && n1 - j > K.nr && n1 - j <= std::min<int64_t>(K.nr + 4, 16))) j += K.nr;
+    while (n1 - j >= K.nr && !split_8(n1 - j)) j += K.nr;
     if (j - n0 >= 2 * K.nr) {
       K.ukr_direct_cols(k, alpha, a0, a_ks, a_ps, B.p + n0 * B.cs, B.rs, B.cs, beta, C + m0 + n0 * ldc, ldc, m1 - m0,
                         j - n0);
@@ -542,15 +551,7 @@ inline __attribute__((always_inline)) void direct_panels(const GemmKernels<T> &K
     }
   }
   for (int64_t nr; jr < n1; jr += nr) {
-    nr = panel_width(jr - n0, w0, K.nr, n1 - n0);
-    // GEMM: a last panel of at most 4 columns behind a whole one, when both
-    // fit the direct entry's 8-column tile (NR 12: the last 13–16 columns),
-    // runs as 8 + 5..8 instead of NR + 1..4 on the 4-column tile, whose 8
-    // FMA chains just cover the FMA latency (4 cycles × 2 pipes) and stall
-    // on any delay (Zen 5, 1 thread: dgemm 16³ 71 → 78 GF/s, sgemm 16³ 107
-    // → 121; the same FMAs per element, so the same bits).
-    const int64_t left = n1 - jr;
-    if (tri == Triangle::all && K.nr > 8 && left > K.nr && left <= std::min<int64_t>(K.nr + 4, 16)) nr = 8;
+    nr = split_8(n1 - jr) ? 8 : panel_width(jr - n0, w0, K.nr, n1 - n0);
     for_row_runs(tri, m0, m1 - m0, K.mr, h0, jr, nr, [&](int64_t r0, int64_t r1, int64_t t) {
       K.ukr_direct(k, alpha, a_packed ? a0 + t * a_ps : a0 + r0, a_ks, a_ps, B.p + jr * B.cs, B.rs, B.cs, beta,
                    C + m0 + r0 + jr * ldc, ldc, r1 - r0, nr, tri, jr - (m0 + r0));
