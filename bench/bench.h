@@ -101,15 +101,26 @@ struct Row {
   double ratio = 0;
   // Each library's seconds per call, one per round, in `gflops` order; the
   // library at index i ran at position (i - round) mod L of that round
-  // (time_case_rounds rotates who goes first). Written to samples.csv.
+  // (time_case_rounds rotates who goes first), and the reference (below),
+  // if any, last. Written to samples.csv.
   std::vector<std::vector<double>> seconds, starts;  // starts: now_s() at each sample's start
+  // A Tessera reference call timed in the same rounds but not a peer (the
+  // SYRK rows' GEMM of the same precision and shape, issue 3's "≥ 93 % of
+  // Tessera's own GEMM"): its median GFLOP/s, and the median over rounds of
+  // Tessera's rate ÷ the reference's rate in that round (0 without one).
+  std::string ref_name;
+  double ref_gflops = 0, ref_ratio = 0;
 };
 // The fastest peer's GFLOP/s in a row (0 if none), and its name.
 double best_peer(const Row &r, std::string *name = nullptr);
 // Times a case whose runner 0 is Tessera (time_case_rounds) into `row`:
 // each library's median GFLOP/s for a call of `flops`, and the paired ratio.
-void measure_row(Row &row, std::vector<Runner> &rs, int rounds, double batch_time, double warm, double flops);
-void print_header(const std::vector<std::string> &libs);
+// With ref_flops > 0 the last runner is the row's reference (see Row), a call
+// of ref_flops, timed in the same rotation; the runners between are peers.
+void measure_row(Row &row, std::vector<Runner> &rs, int rounds, double batch_time, double warm, double flops,
+                 double ref_flops = 0);
+// `ref`: the title of the rows' reference column (Row::ref_name), if any.
+void print_header(const std::vector<std::string> &libs, const char *ref = nullptr);
 void print_row(const Row &r);
 void write_csv(const std::string &path, const std::vector<Row> &rows);
 // Every round's sample of every library (Row::seconds), one line each: for

@@ -30,10 +30,11 @@ double best_peer(const Row &r, std::string *name) {
   return best;
 }
 
-void print_header(const std::vector<std::string> &libs) {
+void print_header(const std::vector<std::string> &libs, const char *ref) {
   std::printf("%-6s %-26s %3s %8s %6s", "op", "shape", "thr", "peak", "");
   for (const auto &l : libs) std::printf(" %11.11s", l.c_str());
-  std::printf(" %7s %s\n", "vs.best", "best peer");
+  if (ref) std::printf(" %7s %-16s %7s %7s\n", "vs.best", "best peer", ref, "T÷ref");
+  else std::printf(" %7s %s\n", "vs.best", "best peer");
   std::fflush(stdout);
 }
 
@@ -47,19 +48,20 @@ void print_row(const Row &r) {
   }
   std::string name;
   double best = best_peer(r, &name);
-  if (best > 0) std::printf(" %6.2fx %s", r.ratio, name.c_str());
+  if (best > 0) std::printf(r.ref_name.empty() ? " %6.2fx %s" : " %6.2fx %-16s", r.ratio, name.c_str());
+  if (!r.ref_name.empty()) std::printf(" %7.1f %6.2fx", r.ref_gflops, r.ref_ratio);
   std::printf("\n");
   std::fflush(stdout);
 }
 
 void write_csv(const std::string &path, const std::vector<Row> &rows) {
   std::ofstream f(path);
-  f << "op,type,shape,threads,size,square,library,gflops,peak_gflops,pct_peak,ratio_vs_best_peer\n";
+  f << "op,type,shape,threads,size,square,library,gflops,peak_gflops,pct_peak,ratio_vs_best_peer,ratio_vs_own_gemm\n";
   for (const Row &r : rows) {
     for (const auto &[lib, g] : r.gflops)
       f << r.op << ',' << r.type << ',' << r.shape << ',' << r.threads << ',' << r.size << ',' << (r.square ? 1 : 0)
         << ',' << lib << ',' << g << ',' << r.peak << ',' << (r.peak > 0 ? 100 * g / r.peak : 0) << ','
-        << (lib == "Tessera" ? r.ratio : 0) << '\n';
+        << (lib == "Tessera" ? r.ratio : 0) << ',' << (lib == "Tessera" ? r.ref_ratio : 0) << '\n';
   }
 }
 
@@ -68,13 +70,18 @@ void write_samples_csv(const std::string &path, const std::vector<Row> &rows) {
   f << "op,type,shape,threads,library,round,position,start_s,seconds,gflops\n";
   for (const Row &r : rows) {
     const size_t L = r.seconds.size();
-    for (size_t i = 0; i < L && i < r.gflops.size(); ++i) {
+    for (size_t i = 0; i < L; ++i) {
+      const bool ref = i == r.gflops.size() && !r.ref_name.empty();
+      if (i >= r.gflops.size() && !ref) break;
+      const std::string &name = ref ? r.ref_name : r.gflops[i].first;
+      const double g = ref ? r.ref_gflops : r.gflops[i].second;
       // GFLOP/s of a sample from the row's median: gflops x median / sample.
       const double med = median(r.seconds[i]);
       for (size_t k = 0; k < r.seconds[i].size(); ++k)
-        f << r.op << ',' << r.type << ',' << r.shape << ',' << r.threads << ',' << r.gflops[i].first << ',' << k << ','
+        f << r.op << ',' << r.type << ',' << r.shape << ',' << r.threads << ',' << name << ',' << k << ','
           << (i + L - k % L) % L << ',' << std::fixed << std::setprecision(6)
-          << (i < r.starts.size() && k < r.starts[i].size() ? r.starts[i][k] : 0.0) << std::defaultfloat << std::setprecision(6) << ',' << r.seconds[i][k] << ',' << r.gflops[i].second * med / r.seconds[i][k] << '\n';
+          << (i < r.starts.size() && k < r.starts[i].size() ? r.starts[i][k] : 0.0) << std::defaultfloat
+          << std::setprecision(6) << ',' << r.seconds[i][k] << ',' << g * med / r.seconds[i][k] << '\n';
     }
   }
 }
@@ -107,6 +114,15 @@ bool write_plot(const std::string &png, const std::string &dir, const std::vecto
   gp << "set logscale x 2\nset grid\nset key bottom right font ',8'\nset xlabel 'n (= k" << (rows.front().op == "gemm" ? " = m" : "")
      << ")'\nset ylabel 'GFLOP/s'\n";
   gp << "set datafile separator ','\nset yrange [0:*]\n";
+  // One size only (e.g. --sizes 2048): gnuplot cannot autoscale a zero-width
+  // log axis and warns per panel, so give it an octave each side.
+  double lo = 0, hi = 0;
+  for (const Row &r : rows)
+    if (r.square) {
+      lo = lo == 0 ? r.size : std::min(lo, r.size);
+      hi = std::max(hi, r.size);
+    }
+  if (lo == hi && lo > 0) gp << "set xrange [" << lo / 2 << ":" << hi * 2 << "]\n";
   int idx = 0;
   for (auto &[key, prs] : panels) {
     std::string dat = dir + "/panel" + std::to_string(idx++) + ".csv";

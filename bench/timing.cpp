@@ -61,17 +61,29 @@ std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_
   return med;
 }
 
-void measure_row(Row &row, std::vector<Runner> &rs, int rounds, double batch_time, double warm, double flops) {
+void measure_row(Row &row, std::vector<Runner> &rs, int rounds, double batch_time, double warm, double flops,
+                 double ref_flops) {
   const std::vector<std::vector<double>> samples = time_case_rounds(rs, rounds, batch_time, warm, &row.starts);
-  row.gflops.clear();
   row.seconds = samples;
-  for (size_t i = 0; i < rs.size(); ++i) row.gflops.push_back({rs[i].name, flops / median(samples[i]) * 1e-9});
+  row.ref_name.clear();
+  row.ref_gflops = row.ref_ratio = 0;
+  if (ref_flops > 0) {
+    // Rate ratio per round: (flops / t) / (ref_flops / t_ref).
+    std::vector<double> r;
+    for (size_t k = 0; k < samples[0].size(); ++k) r.push_back(flops / ref_flops * samples.back()[k] / samples[0][k]);
+    row.ref_name = rs.back().name;
+    row.ref_gflops = ref_flops / median(samples.back()) * 1e-9;
+    row.ref_ratio = median(r);
+  }
+  const size_t L = samples.size() - (ref_flops > 0 ? 1 : 0);  // Tessera and the peers
+  row.gflops.clear();
+  for (size_t i = 0; i < L; ++i) row.gflops.push_back({rs[i].name, flops / median(samples[i]) * 1e-9});
   row.ratio = 0;
-  if (rs.size() > 1) {
+  if (L > 1) {
     std::vector<double> r;
     for (size_t k = 0; k < samples[0].size(); ++k) {
       double fastest = samples[1][k];
-      for (size_t i = 2; i < rs.size(); ++i) fastest = std::min(fastest, samples[i][k]);
+      for (size_t i = 2; i < L; ++i) fastest = std::min(fastest, samples[i][k]);
       r.push_back(fastest / samples[0][k]);
     }
     row.ratio = median(r);

@@ -24,10 +24,12 @@ def rows_table(path, shape_title):
     for r in rows:
         cases.setdefault((r["type"] + r["op"], r["shape"], r["threads"]), {})[r["library"]] = r
     present = [p for p in PEERS if any(r["library"] == p for r in rows)]
+    # SYRK rows since session 22: Tessera's rate ÷ its own GEMM's (same rounds).
+    own = any(float(r.get("ratio_vs_own_gemm") or 0) > 0 for r in rows)
     short = {"OpenBLAS-ZEN": "OB-ZEN", "OpenBLAS-omp": "OB-omp", "OpenBLAS-omp-ZEN": "OB-omp-ZEN"}
     out = [f"| routine | {shape_title} | thr | Tessera GF/s (% peak) | " +
-           " | ".join(short.get(p, p) for p in present) + " | Tessera ÷ best |",
-           "|---|---|---|---|" + "---|" * len(present) + "---|"]
+           " | ".join(short.get(p, p) for p in present) + " | Tessera ÷ best |" + (" ÷ own GEMM |" if own else ""),
+           "|---|---|---|---|" + "---|" * len(present) + "---|" + ("---|" if own else "")]
     ratios = collections.defaultdict(list)
     allr, big = [], []
     for (op, shape, thr), d in cases.items():
@@ -39,7 +41,8 @@ def rows_table(path, shape_title):
             big.append(ratio)
         cells = [f"{float(t['gflops']):.1f} ({float(t['pct_peak']):.0f}%)"]
         cells += [f"{float(d[p]['gflops']):.1f}" if p in d else "-" for p in present]
-        out.append(f"| {op} | {shape} | {thr} | " + " | ".join(cells) + f" | **{ratio:.2f}** |")
+        out.append(f"| {op} | {shape} | {thr} | " + " | ".join(cells) + f" | **{ratio:.2f}** |" +
+                   (f" {float(t['ratio_vs_own_gemm']):.2f} |" if own else ""))
     summary = [f"{len(allr)} rows: geomean Tessera ÷ best peer **{geomean(allr):.3f}**, "
                f"{sum(x >= 1 for x in allr)} rows ≥ 1.0" +
                (f"; square n ≥ 1024: geomean {geomean(big):.3f}, min {min(big):.2f}" if big else "") + "."]
