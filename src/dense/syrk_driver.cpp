@@ -95,8 +95,78 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
   return n == 4 ? gemm_kernels_narrow<T>(arch) : gemm_kernels<T>(arch);
 }
 
-// Column strips [strips[u], strips[u+1]) of whole NR panels with about equal
-// triangle area each.
+// Elements of C the tiles of column strip [n0, n1) compute: per column panel,
+// the rows from its diagonal tile's first row vector (lower) or to its
+// last one (upper) — the triangle plus what the diagonal tiles compute
+// beyond it. A strip of short columns (lower: the last, upper: the first)
+// is mostly diagonal tiles, so its elements cost more than its triangle area
+// says.
+template <typename T>
+double computed_elements(const Level3Plan<T> &p, bool lower, int64_t n0, int64_t n1) {
+  const int64_t g = std::max<int64_t>(1, p.mr_e / 2);  // a diagonal tile runs on one of two vectors (kernels)
+  double e = 0;
+  for (int64_t j0 = n0; j0 < n1; j0 += p.nr) {
+    const int64_t w = std::min(p.nr, n1 - j0);
+    e += double(w) * double(lower ? p.n - j0 / g * g : std::min(p.n, ceil_div(j0 + w, g) * g));
+  }
+  return e;
+}
+
+// Modelled cycles of the column strip [n0, n1), for choosing how many
+// strips: its tiles' multiply-adds at about MR per cycle (two FMA pipes × a
+// vector: the tile's two row vectors) plus the panels it packs (its rows of
+// op(A), as syrk_task packs them, and its columns of op(A)^T, over all of
+// k) at a cache line per cycle, op(A) coming from L2/L3 at the sizes that
+// split (unit_cycles prices packing at its DRAM rate, 3 cycles per element
+// against 4 multiply-adds per cycle: GEMM's large-k weights).
+template <typename T>
+double strip_cycles(const Level3Plan<T> &p, bool lower, int64_t n0, int64_t n1) {
+  const double k = double(p.k), s = p.s;
+  const int64_t rows = lower ? p.n - n0 / p.mr_e * p.mr_e : n1;
+  const double packed = (p.a_in_place ? 0 : double(rows)) + (p.b_in_place ? 0 : double(n1 - n0));
+  return computed_elements(p, lower, n0, n1) * k * s * s / double(p.K->mr) + packed * k * s * sizeof(T) / 64.0;
+}
+
+// `units` column strips of whole NR panels, each cut at the panel boundary
+// where its computed elements come nearest an equal share of what is left.
+// Packing is left out of the cuts: with it (at any rate from a cache line
+// per cycle up) the first lower strip, which packs all rows, came out a
+// panel narrower than the fastest cut measured (Zen 5, 2 threads, splits
+// forced, µs: csyrk 128 L cut at 36 30.0–30.4, at 42 28.5–28.7; dsyrk 256
+// L at 72 103–111, 84 98–102; with it left out they are cut at 42 and 72;
+// dsyrk 512 L at 156 699–710 and 512 U at 360 710 either way).
+template <typename T>
+std::vector<int64_t> equal_work_strips(const Level3Plan<T> &p, bool lower, int units) {
+  const int64_t n = p.n, nr = p.nr;
+  std::vector<int64_t> strips{0};
+  while (int(strips.size()) < units) {
+    const int64_t n0 = strips.back();
+    const auto work = [&](int64_t n1) { return computed_elements(p, lower, n0, n1); };
+    const double share = work(n) / double(units - int(strips.size()) + 1);
+    int64_t n1 = n0 + nr;
+    while (n1 + nr < n && work(n1) < share) n1 += nr;
+    if (n1 - nr > n0 && share - work(n1 - nr) < work(n1) - share) n1 -= nr;
+    if (n1 >= n) break;
+    strips.push_back(n1);
+  }
+  strips.push_back(n);
+  return strips;
+}
+
+// Estimated time of a split into column strips on `threads` threads: each
+// strip costs strip_cycles; threads claim strips in order, so each goes to
+// the thread that is free first.
+template <typename T>
+double strips_makespan(const Level3Plan<T> &p, bool lower, const std::vector<int64_t> &strips, int threads) {
+  std::vector<double> load(size_t(threads), 0.0);
+  for (size_t u = 0; u + 1 < strips.size(); ++u)
+    *std::min_element(load.begin(), load.end()) += strip_cycles(p, lower, strips[u], strips[u + 1]);
+  return *std::max_element(load.begin(), load.end());
+}
+
+// Small k (below kFewStripsMinK): strips of about equal triangle area, each
+// cut at the first panel boundary past its share, costed by GEMM's model
+// (unit_cycles) — the split before session 22, kept there (below).
 std::vector<int64_t> equal_area_strips(bool lower, int64_t n, int64_t nr, int units) {
   if (units <= 1) return {0, n};
   const int64_t panels = ceil_div(n, nr);
@@ -113,33 +183,49 @@ std::vector<int64_t> equal_area_strips(bool lower, int64_t n, int64_t nr, int un
   return strips;
 }
 
-// Estimated time of a split into column strips on `threads` threads: each
-// strip costs its triangle elements' multiply-adds plus the panels it packs
-// (its rows of op(A), and its columns of op(A)^T, over all of k); threads
-// claim strips in order, so each goes to the thread that is free first.
 template <typename T>
-double strips_makespan(const Level3Plan<T> &p, bool lower, const std::vector<int64_t> &strips, int threads) {
+double area_strips_makespan(const Level3Plan<T> &p, bool lower, const std::vector<int64_t> &strips, int threads) {
   std::vector<double> load(size_t(threads), 0.0);
   for (size_t u = 0; u + 1 < strips.size(); ++u) {
     const int64_t n0 = strips[u], n1 = strips[u + 1];
     const int64_t rows = lower ? p.n - n0 / p.mr_e * p.mr_e : n1;  // its rows of op(A), as syrk_task packs them
-    const double cost = unit_cycles(p, triangle_area(lower, p.n, n0, n1), double(rows), double(n1 - n0));
-    *std::min_element(load.begin(), load.end()) += cost;
+    *std::min_element(load.begin(), load.end()) +=
+        unit_cycles(p, triangle_area(lower, p.n, n0, n1), double(rows), double(n1 - n0));
   }
   return *std::max_element(load.begin(), load.end());
 }
 
-// Column strips for `threads` threads: 4, 2 or 1 per thread, whichever the
-// model above says finishes first. More strips balance better when a thread
-// starts late, but every strip repacks its rows of op(A) over all of k, which
-// dominates when k is large against n. Fewer strips must win by 10 %.
+// Column strips for `threads` threads: 1, 2 or 4 per thread, whichever the
+// model says finishes first. More strips balance better when a thread starts
+// late; every strip repacks its rows of op(A) over all of k and runs its own
+// diagonal tiles.
+//   k >= kFewStripsMinK: equal_work_strips, strip_cycles, more strips must
+//   win by 10 %. Zen 5, dsyrk 2 threads, splits forced, µs: 256 L (21
+//   panels) two strips cut at 84 98–102, at 72 103–111, the four of the
+//   area rule 112–116; 512 L two cut at 156 699–710, at 144 735–755, four
+//   760; 512 U two cut at 360 710, four 745–765. The old build alternating
+//   in one process, 2 threads: dsyrk 256 L/U 1.08–1.13×, 512 1.04–1.06×,
+//   ssyrk 512 1.04–1.12×, zsyrk 128–512 1.03–1.09×.
+//   Below it: the area rule, fewer strips must win by 10 %. With the rule
+//   above, the csyrk suite's small-k 2-thread cases lost (n × k, ratio to
+//   the best peer before → after: 1500×1 UT 1.28 → 0.82, 1000×2 UT 1.37 →
+//   0.73, 2048×4 LT 1.10 → 0.88, 2048×16 LT 1.29 → 1.04, 2048×64 UT 1.17 →
+//   1.09), from k = 127 on it held or gained (127×383 LT 1.17 → 1.68,
+//   257×509 UT 1.19 → 1.34, 512² UT 1.10 → 1.19).
+constexpr int64_t kFewStripsMinK = 128;
+
 template <typename T>
 std::vector<int64_t> choose_strips(const Level3Plan<T> &p, bool lower, int threads, double flops) {
   std::vector<int64_t> best_strips;
   double best = -1;
-  for (int per = units_per_thread(flops); per >= 1; per /= 2) {
-    std::vector<int64_t> s = equal_area_strips(lower, p.n, p.nr, int(std::min<int64_t>(threads * per, p.n_tiles)));
-    const double t = strips_makespan(p, lower, s, threads);
+  const bool few = p.k >= kFewStripsMinK;
+  std::vector<int> order;  // strips per thread, the preferred count first
+  for (int per = 1; per <= units_per_thread(flops); per *= 2) order.push_back(per);
+  if (!few) std::reverse(order.begin(), order.end());
+  for (const int per : order) {
+    const int units = int(std::min<int64_t>(threads * per, p.n_tiles));
+    std::vector<int64_t> s = few ? equal_work_strips(p, lower, units) : equal_area_strips(lower, p.n, p.nr, units);
+    const double t = few ? strips_makespan(p, lower, s, threads) : area_strips_makespan(p, lower, s, threads);
     if (best < 0 || t < best * 0.9) {
       best = t;
       best_strips = std::move(s);
