@@ -210,8 +210,10 @@ double area_strips_makespan(const Level3Plan<T> &p, bool lower, const std::vecto
 //   above, the csyrk suite's small-k 2-thread cases lost (n × k, ratio to
 //   the best peer before → after: 1500×1 UT 1.28 → 0.82, 1000×2 UT 1.37 →
 //   0.73, 2048×4 LT 1.10 → 0.88, 2048×16 LT 1.29 → 1.04, 2048×64 UT 1.17 →
-//   1.09), from k = 127 on it held or gained (127×383 LT 1.17 → 1.68,
-//   257×509 UT 1.19 → 1.34, 512² UT 1.10 → 1.19).
+//   1.09); from k = 127 on most cases held or gained (127×383 LT 1.17 →
+//   1.68, 257×509 UT 1.19 → 1.34, 512² UT 1.10 → 1.19; the largest drops,
+//   192² LT 1.64 → 1.43 and 320² UN 1.41 → 1.18, had duplicate cases in the
+//   suite reading 1.47 → 1.39 and 1.16 → 1.18).
 constexpr int64_t kFewStripsMinK = 128;
 
 template <typename T>
