@@ -308,27 +308,29 @@ TEST(Herk, EdgesComplexFloat) { edges<std::complex<float>>(true); }
 // Bitwise identical for 1, 2 and 3 threads, every path, both triangles.
 template <typename T>
 void determinism(bool herk) {
+  // k = 150 and 40: either side of the strip rules' k = 128 (syrk_driver.cpp).
   for (tesseraArch_t arch : supported_paths())
-    for (bool lower : {true, false}) {
-      const Case c{lower, TBLAS_OP_N, 400, 150, 1, 2};
-      V<T> first;
-      for (int threads : {1, 2, 3}) {
-        Handle H;
-        ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
-        ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
-        std::mt19937_64 rng(5);
-        V<T> out;
-        T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
-        auto r = run_case<T>(H.h, c, herk, alpha, beta, rng, &out);
-        EXPECT_EQ(r.mismatches, 0);
-        int used = 0;
-        tblasGetLastThreads(H.h, &used);
-        if (threads > 1) EXPECT_GT(used, 1);
-        if (threads == 1) first = out;
-        else EXPECT_EQ(std::memcmp(out.data(), first.data(), out.size() * sizeof(T)), 0)
-            << tesseraGetArchString(arch) << " threads=" << threads << (lower ? " L" : " U");
+    for (bool lower : {true, false})
+      for (int64_t k : {150, 40}) {
+        const Case c{lower, TBLAS_OP_N, 400, k, 1, 2};
+        V<T> first;
+        for (int threads : {1, 2, 3}) {
+          Handle H;
+          ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+          ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
+          std::mt19937_64 rng(5);
+          V<T> out;
+          T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+          auto r = run_case<T>(H.h, c, herk, alpha, beta, rng, &out);
+          EXPECT_EQ(r.mismatches, 0);
+          int used = 0;
+          tblasGetLastThreads(H.h, &used);
+          if (threads > 1) EXPECT_GT(used, 1);
+          if (threads == 1) first = out;
+          else EXPECT_EQ(std::memcmp(out.data(), first.data(), out.size() * sizeof(T)), 0)
+              << tesseraGetArchString(arch) << " threads=" << threads << (lower ? " L" : " U") << " k=" << k;
+        }
       }
-    }
 }
 
 TEST(Syrk, ThreadDeterminismDouble) { determinism<double>(false); }
