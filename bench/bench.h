@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "tessera/blas.h"
+
 namespace bench {
 
 inline double now_s() {
@@ -36,6 +38,23 @@ void fill(std::vector<T> &v, std::mt19937_64 &rng) {
     else
       x = T(d(rng));
   }
+}
+
+// Tessera's GEMM for T (float, double, std::complex<float/double>), C = alpha·op(A)·op(B) + beta·C.
+template <typename T>
+void tessera_gemm(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, long m, long n, long k, const T &alpha,
+                  const T *A, long lda, const T *B, long ldb, const T &beta, T *C, long ldc) {
+  if constexpr (std::is_same_v<T, float>)
+    tblasSgemm(h, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
+  else if constexpr (std::is_same_v<T, double>)
+    tblasDgemm(h, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    tblasCgemm(h, ta, tb, m, n, k, (const tesseraComplex *)&alpha, (const tesseraComplex *)A, lda,
+               (const tesseraComplex *)B, ldb, (const tesseraComplex *)&beta, (tesseraComplex *)C, ldc);
+  else
+    tblasZgemm(h, ta, tb, m, n, k, (const tesseraDoubleComplex *)&alpha, (const tesseraDoubleComplex *)A, lda,
+               (const tesseraDoubleComplex *)B, ldb, (const tesseraDoubleComplex *)&beta, (tesseraDoubleComplex *)C,
+               ldc);
 }
 
 // Measured FMA peak in GFLOP/s for `threads` threads (fp64 and fp32).

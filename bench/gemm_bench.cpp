@@ -58,17 +58,7 @@ Row run_gemm_case(tblasHandle_t h, std::vector<Peer> &peers, const Shape &s, int
   const T one = T(1);
   std::vector<Runner> rs;
   rs.push_back({"Tessera", [h, threads] { tblasSetNumThreads(h, threads); }, [&, h] {
-                  if constexpr (std::is_same_v<T, float>)
-                    tblasSgemm(h, top(ta), top(tb), m, n, k, &one, A.data(), lda, B.data(), ldb, &one, C.data(), ldc);
-                  else if constexpr (std::is_same_v<T, double>)
-                    tblasDgemm(h, top(ta), top(tb), m, n, k, &one, A.data(), lda, B.data(), ldb, &one, C.data(), ldc);
-                  else if constexpr (std::is_same_v<T, std::complex<float>>)
-                    tblasCgemm(h, top(ta), top(tb), m, n, k, (const tesseraComplex *)&one, (const tesseraComplex *)A.data(), lda,
-                               (const tesseraComplex *)B.data(), ldb, (const tesseraComplex *)&one, (tesseraComplex *)C.data(), ldc);
-                  else
-                    tblasZgemm(h, top(ta), top(tb), m, n, k, (const tesseraDoubleComplex *)&one,
-                               (const tesseraDoubleComplex *)A.data(), lda, (const tesseraDoubleComplex *)B.data(), ldb,
-                               (const tesseraDoubleComplex *)&one, (tesseraDoubleComplex *)C.data(), ldc);
+                  tessera_gemm(h, top(ta), top(tb), m, n, k, one, A.data(), lda, B.data(), ldb, one, C.data(), ldc);
                 }});
   for (Peer &p : peers) {
     Peer *pp = &p;

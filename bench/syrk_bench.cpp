@@ -95,18 +95,7 @@ Row run_syrk_case(tblasHandle_t h, std::vector<Peer> &peers, const std::string &
     const auto ot = herk ? TBLAS_OP_C : TBLAS_OP_T;
     const auto ta = tr ? ot : TBLAS_OP_N, tb = tr ? TBLAS_OP_N : ot;
     rs.push_back({"Tessera-GEMM", [h, threads] { tblasSetNumThreads(h, threads); }, [&, h, ta, tb] {
-                    if constexpr (std::is_same_v<T, float>)
-                      tblasSgemm(h, ta, tb, n, n, k, &one, A.data(), lda, A.data(), lda, &one, C2.data(), n);
-                    else if constexpr (std::is_same_v<T, double>)
-                      tblasDgemm(h, ta, tb, n, n, k, &one, A.data(), lda, A.data(), lda, &one, C2.data(), n);
-                    else if constexpr (std::is_same_v<T, std::complex<float>>)
-                      tblasCgemm(h, ta, tb, n, n, k, (const tesseraComplex *)&one, (const tesseraComplex *)A.data(), lda,
-                                 (const tesseraComplex *)A.data(), lda, (const tesseraComplex *)&one,
-                                 (tesseraComplex *)C2.data(), n);
-                    else
-                      tblasZgemm(h, ta, tb, n, n, k, (const tesseraDoubleComplex *)&one,
-                                 (const tesseraDoubleComplex *)A.data(), lda, (const tesseraDoubleComplex *)A.data(), lda,
-                                 (const tesseraDoubleComplex *)&one, (tesseraDoubleComplex *)C2.data(), n);
+                    tessera_gemm(h, ta, tb, n, n, k, one, A.data(), lda, A.data(), lda, one, C2.data(), n);
                   }});
   }
   const double flops = (std::is_same_v<T, R> ? 1.0 : 4.0) * double(n) * double(n + 1) * double(k);

@@ -13,6 +13,7 @@
 #include "dense/syrk_driver.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "dense/kernels/gemm_kernels.h"
 #include "dense/macro_kernel.h"
@@ -95,6 +96,14 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
   return n == 4 ? gemm_kernels_narrow<T>(arch) : gemm_kernels<T>(arch);
 }
 
+// Rows [m0, m1) meeting the triangle in columns [n0, n1), from a tile
+// boundary: the rows a strip's unit computes and packs of op(A).
+template <typename T>
+std::pair<int64_t, int64_t> strip_rows(const Level3Plan<T> &p, int64_t n0, int64_t n1) {
+  if (p.tri == Triangle::lower) return {tile_index(n0, p.mr_e) * p.mr_e, p.n};
+  return {0, n1};
+}
+
 // Elements of C the tiles of column strip [n0, n1) compute: per column panel,
 // the rows from its diagonal tile's first row vector (lower) or to its
 // last one (upper) — the triangle plus what the diagonal tiles compute
@@ -122,8 +131,8 @@ double computed_elements(const Level3Plan<T> &p, bool lower, int64_t n0, int64_t
 template <typename T>
 double strip_cycles(const Level3Plan<T> &p, bool lower, int64_t n0, int64_t n1) {
   const double k = double(p.k), s = p.s;
-  const int64_t rows = lower ? p.n - n0 / p.mr_e * p.mr_e : n1;
-  const double packed = (p.a_in_place ? 0 : double(rows)) + (p.b_in_place ? 0 : double(n1 - n0));
+  const auto [m0, m1] = strip_rows(p, n0, n1);
+  const double packed = (p.a_in_place ? 0 : double(m1 - m0)) + (p.b_in_place ? 0 : double(n1 - n0));
   return computed_elements(p, lower, n0, n1) * k * s * s / double(p.K->mr) + packed * k * s * sizeof(T) / 64.0;
 }
 
@@ -153,20 +162,9 @@ std::vector<int64_t> equal_work_strips(const Level3Plan<T> &p, bool lower, int u
   return strips;
 }
 
-// Estimated time of a split into column strips on `threads` threads: each
-// strip costs strip_cycles; threads claim strips in order, so each goes to
-// the thread that is free first.
-template <typename T>
-double strips_makespan(const Level3Plan<T> &p, bool lower, const std::vector<int64_t> &strips, int threads) {
-  std::vector<double> load(size_t(threads), 0.0);
-  for (size_t u = 0; u + 1 < strips.size(); ++u)
-    *std::min_element(load.begin(), load.end()) += strip_cycles(p, lower, strips[u], strips[u + 1]);
-  return *std::max_element(load.begin(), load.end());
-}
-
 // Small k (below kFewStripsMinK): strips of about equal triangle area, each
 // cut at the first panel boundary past its share, costed by GEMM's model
-// (unit_cycles) — the split before session 22, kept there (below).
+// (area_cycles) — the split before session 22, kept there (below).
 std::vector<int64_t> equal_area_strips(bool lower, int64_t n, int64_t nr, int units) {
   if (units <= 1) return {0, n};
   const int64_t panels = ceil_div(n, nr);
@@ -183,15 +181,22 @@ std::vector<int64_t> equal_area_strips(bool lower, int64_t n, int64_t nr, int un
   return strips;
 }
 
+// A strip's cost by GEMM's model (unit_cycles): its triangle's multiply-adds
+// plus the panels it packs.
 template <typename T>
-double area_strips_makespan(const Level3Plan<T> &p, bool lower, const std::vector<int64_t> &strips, int threads) {
+double area_cycles(const Level3Plan<T> &p, bool lower, int64_t n0, int64_t n1) {
+  const auto [m0, m1] = strip_rows(p, n0, n1);
+  return unit_cycles(p, triangle_area(lower, p.n, n0, n1), double(m1 - m0), double(n1 - n0));
+}
+
+// Estimated time of a split into column strips on `threads` threads, each
+// strip costing cost(n0, n1): threads claim strips in order, so each goes to
+// the thread that is free first.
+template <typename Cost>
+double strips_makespan(const std::vector<int64_t> &strips, int threads, Cost cost) {
   std::vector<double> load(size_t(threads), 0.0);
-  for (size_t u = 0; u + 1 < strips.size(); ++u) {
-    const int64_t n0 = strips[u], n1 = strips[u + 1];
-    const int64_t rows = lower ? p.n - n0 / p.mr_e * p.mr_e : n1;  // its rows of op(A), as syrk_task packs them
-    *std::min_element(load.begin(), load.end()) +=
-        unit_cycles(p, triangle_area(lower, p.n, n0, n1), double(rows), double(n1 - n0));
-  }
+  for (size_t u = 0; u + 1 < strips.size(); ++u)
+    *std::min_element(load.begin(), load.end()) += cost(strips[u], strips[u + 1]);
   return *std::max_element(load.begin(), load.end());
 }
 
@@ -199,7 +204,7 @@ double area_strips_makespan(const Level3Plan<T> &p, bool lower, const std::vecto
 // model says finishes first. More strips balance better when a thread starts
 // late; every strip repacks its rows of op(A) over all of k and runs its own
 // diagonal tiles.
-//   k >= kFewStripsMinK: equal_work_strips, strip_cycles, more strips must
+//   k >= kFewStripsMinK: equal_work_strips costed by strip_cycles, more must
 //   win by 10 %. Zen 5, dsyrk 2 threads, splits forced, µs: 256 L (21
 //   panels) two strips cut at 84 98–102, at 72 103–111, the four of the
 //   area rule 112–116; 512 L two cut at 156 699–710, at 144 735–755, four
@@ -224,10 +229,13 @@ std::vector<int64_t> choose_strips(const Level3Plan<T> &p, bool lower, int threa
   std::vector<int> order;  // strips per thread, the preferred count first
   for (int per = 1; per <= units_per_thread(flops); per *= 2) order.push_back(per);
   if (!few) std::reverse(order.begin(), order.end());
+  const auto cost = [&](int64_t n0, int64_t n1) {
+    return few ? strip_cycles(p, lower, n0, n1) : area_cycles(p, lower, n0, n1);
+  };
   for (const int per : order) {
     const int units = int(std::min<int64_t>(threads * per, p.n_tiles));
     std::vector<int64_t> s = few ? equal_work_strips(p, lower, units) : equal_area_strips(lower, p.n, p.nr, units);
-    const double t = few ? strips_makespan(p, lower, s, threads) : area_strips_makespan(p, lower, s, threads);
+    const double t = strips_makespan(s, threads, cost);
     if (best < 0 || t < best * 0.9) {
       best = t;
       best_strips = std::move(s);
@@ -244,9 +252,7 @@ void syrk_task(void *ctx, int slot, int nslots) {
   const int units = whole ? 1 : int(p.strips.size()) - 1;
   for_each_unit(p, nslots, units, [&](int u) {
     const int64_t n0 = whole ? 0 : p.strips[u], n1 = whole ? p.n : p.strips[u + 1];
-    // Rows meeting the triangle in these columns, from a tile boundary.
-    const int64_t m0 = p.tri == Triangle::lower ? tile_index(n0, p.mr_e) * p.mr_e : 0;
-    const int64_t m1 = p.tri == Triangle::lower ? p.n : n1;
+    const auto [m0, m1] = strip_rows(p, n0, n1);
     if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
     else run_packed(p, slot, m0, m1, n0, n1);
   });
