@@ -731,6 +731,42 @@ void packed_b_bitwise(uint64_t seed) {
       }
   }
 }
+// A product with k inside one KC block goes direct or blocked by the row
+// count (macro_kernel.h, gemm_direct_one_kc: op(A)'s columns up to 2 KiB on
+// AVX-512). Both sum each element's k products in one block, so the rows a
+// direct call computes must come out bit for bit as the same rows of a
+// taller, blocked call — on every path, op(A) N and T, 1 and 2 threads.
+template <typename T>
+void direct_blocked_bitwise(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  // tall: whole row vectors, no tail; n: m·n·k past the size limit.
+  const int64_t m = 2048 / int64_t(sizeof(T)), tall = m + 64, n = 130;
+  for (tesseraArch_t arch : supported_paths())
+    for (int threads : {1, 2})
+      for (tblasOperation_t ta : {TBLAS_OP_N, TBLAS_OP_T})
+        for (int64_t k : {int64_t(3), int64_t(150), int64_t(256), int64_t(400)}) {
+          Handle H;
+          ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+          ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
+          const int64_t lda = ta == TBLAS_OP_N ? tall : k;
+          const V<T> A = tt::random_vector<T>(size_t(lda * (ta == TBLAS_OP_N ? k : tall)), rng);
+          const V<T> B = tt::random_vector<T>(size_t(k * n), rng);
+          V<T> Ct = tt::random_vector<T>(size_t(tall * n), rng), Cs(size_t(m * n));
+          for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) Cs[size_t(i + j * m)] = Ct[size_t(i + j * tall)];
+          const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+          ASSERT_EQ(gemm(H.h, ta, TBLAS_OP_N, tall, n, k, &alpha, A.data(), lda, B.data(), k, &beta, Ct.data(), tall),
+                    TESSERA_STATUS_SUCCESS);
+          ASSERT_EQ(gemm(H.h, ta, TBLAS_OP_N, m, n, k, &alpha, A.data(), lda, B.data(), k, &beta, Cs.data(), m),
+                    TESSERA_STATUS_SUCCESS);
+          for (int64_t j = 0; j < n; ++j)
+            ASSERT_EQ(std::memcmp(&Cs[size_t(j * m)], &Ct[size_t(j * tall)], size_t(m) * sizeof(T)), 0)
+                << tesseraGetArchString(arch) << " threads=" << threads << " op(A)=" << int(ta) << " k=" << k
+                << " column " << j;
+        }
+}
+TEST(Gemm, DirectBlockedBitwiseFloat) { direct_blocked_bitwise<float>(35); }
+TEST(Gemm, DirectBlockedBitwiseDouble) { direct_blocked_bitwise<double>(36); }
 TEST(Gemm, PackedBBitwiseFloat) { packed_b_bitwise<float>(33); }
 TEST(Gemm, PackedBBitwiseDouble) { packed_b_bitwise<double>(34); }
 TEST(Gemm, TransposedABitwiseFloat) { transposed_a_bitwise<float>(31); }

@@ -201,7 +201,8 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   // 16³. The same kernel calls, so the same results.
   // A one-thread handle takes the same path up to the direct limit: the
   // plan would split nothing.
-  const bool direct = kcol || (!kg && macs <= gemm_direct_max_macs<T, Complex>(h->arch, B, k));
+  const bool direct = kcol || (!kg && (macs <= gemm_direct_max_macs<T, Complex>(h->arch, B, k) ||
+                                       gemm_direct_one_kc<T, Complex>(h, m, k)));
   const bool one_thread = macs < kMinFlopsPerThread ||  // 2·macs flops: under two threads' worth
                           (h->num_threads == 1 && direct);
   if (!Complex && !kg && one_thread) {
