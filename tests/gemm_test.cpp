@@ -732,7 +732,7 @@ void packed_b_bitwise(uint64_t seed) {
   }
 }
 // A product with k inside one KC block goes direct or blocked by the row
-// count (macro_kernel.h, gemm_direct_one_kc: op(A)'s columns up to 2 KiB on
+// count (macro_kernel.h, direct_one_kc: op(A)'s columns up to 2 KiB on
 // AVX-512). Both sum each element's k products in one block, so the rows a
 // direct call computes must come out bit for bit as the same rows of a
 // taller, blocked call — on every path, op(A) N and T, 1 and 2 threads.

@@ -125,7 +125,7 @@ void sweep(bool herk, uint64_t seed) {
       for (auto t : ops)
         for (int rep = 0; rep < 16; ++rep) {
           Case c{lower, t, kSizes[pick(rng)], kSizes[pick(rng)], pad(rng), pad(rng)};
-          // Real, AVX-512: k within KC and short columns go direct (gemm_direct_one_kc), longer k blocked.
+          // AVX-512: k within KC and short columns go direct (direct_one_kc), longer k blocked.
           if (rep == 14) c = Case{lower, t, 250, 200, 1, 3};
           if (rep == 15) c = Case{lower, t, 300, 400, 1, 3};  // crosses KC/MC blocks
           auto r = run_case<T>(H.h, c, herk, tt::random_value<T>(rng), tt::random_value<T>(rng), rng);
@@ -336,6 +336,57 @@ void determinism(bool herk) {
 }
 
 TEST(Syrk, ThreadDeterminismDouble) { determinism<double>(false); }
+
+// With k inside one KC block and op(A)'s columns up to 2 KiB, AVX-512 runs
+// SYRK direct (syrk_driver.cpp, direct_one_kc); a taller SYRK on the same
+// rows of op(A) runs blocked. Every element's FMAs are the same either way,
+// so the smaller triangle must equal the taller one's top-left triangle bit
+// for bit — on every path, both triangles, 1 and 2 threads, k within KC and
+// across it.
+template <typename T>
+void direct_blocked_bitwise(bool herk, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int64_t n = 2048 / int64_t(sizeof(T)), tall = n + 64;
+  const std::vector<tblasOperation_t> ops = tt::is_cplx<T>::value ? std::vector<tblasOperation_t>{TBLAS_OP_N}
+                                                                   : std::vector<tblasOperation_t>{TBLAS_OP_N, TBLAS_OP_T};
+  for (tesseraArch_t arch : supported_paths())
+    for (int threads : {1, 2})
+      for (bool lower : {true, false})
+        for (tblasOperation_t t : ops)
+          for (int64_t k : {int64_t(150), int64_t(400)}) {
+            Handle H;
+            ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+            ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
+            const int64_t lda = t == TBLAS_OP_N ? tall : k;
+            const V<T> A = tt::random_vector<T>(size_t(lda * (t == TBLAS_OP_N ? k : tall)), rng);
+            V<T> Ct = tt::random_vector<T>(size_t(tall * tall), rng), Cs(size_t(n * n));
+            for (int64_t j = 0; j < n; ++j)
+              for (int64_t i = 0; i < n; ++i) Cs[size_t(i + j * n)] = Ct[size_t(i + j * tall)];
+            T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+            const auto u = lower ? TBLAS_FILL_MODE_LOWER : TBLAS_FILL_MODE_UPPER;
+            if constexpr (tt::is_cplx<T>::value) {
+              if (herk) {
+                const real_t<T> ar = alpha.real(), br = beta.real();
+                ASSERT_EQ(tt::herk<T>(H.h, u, t, tall, k, &ar, A.data(), lda, &br, Ct.data(), tall), TESSERA_STATUS_SUCCESS);
+                ASSERT_EQ(tt::herk<T>(H.h, u, t, n, k, &ar, A.data(), lda, &br, Cs.data(), n), TESSERA_STATUS_SUCCESS);
+              }
+            }
+            if (!herk) {
+              ASSERT_EQ(syrk(H.h, u, t, tall, k, &alpha, A.data(), lda, &beta, Ct.data(), tall), TESSERA_STATUS_SUCCESS);
+              ASSERT_EQ(syrk(H.h, u, t, n, k, &alpha, A.data(), lda, &beta, Cs.data(), n), TESSERA_STATUS_SUCCESS);
+            }
+            for (int64_t j = 0; j < n; ++j) {
+              const int64_t i0 = lower ? j : 0, i1 = lower ? n : j + 1;
+              ASSERT_EQ(std::memcmp(&Cs[size_t(i0 + j * n)], &Ct[size_t(i0 + j * tall)], size_t(i1 - i0) * sizeof(T)), 0)
+                  << tesseraGetArchString(arch) << " threads=" << threads << (lower ? " L" : " U") << " op=" << int(t)
+                  << " k=" << k << " column " << j;
+            }
+          }
+}
+TEST(Syrk, DirectBlockedBitwiseFloat) { direct_blocked_bitwise<float>(false, 131); }
+TEST(Syrk, DirectBlockedBitwiseDouble) { direct_blocked_bitwise<double>(false, 132); }
+TEST(Syrk, DirectBlockedBitwiseComplexFloat) { direct_blocked_bitwise<std::complex<float>>(false, 133); }
+TEST(Herk, DirectBlockedBitwiseComplexDouble) { direct_blocked_bitwise<std::complex<double>>(true, 134); }
 TEST(Syrk, ThreadDeterminismComplexFloat) { determinism<std::complex<float>>(false); }
 TEST(Herk, ThreadDeterminismComplexDouble) { determinism<std::complex<double>>(true); }
 

@@ -75,24 +75,27 @@ double gemm_direct_max_macs(Arch arch, const GemmOperand<T> &B, int64_t k) {
     return kDirectMaxMacs;
   return direct_max_macs<T, Complex>();
 }
-// Past that limit, real GEMM on AVX-512 still goes direct when k fits one KC
-// block and op(A)'s columns span at most 2 KiB (f64 m <= 256, f32 m <= 512;
-// with k <= KC, op(A) then fits 768 KiB of the 1 MiB L2): the blocked path's
-// packing buys nothing there — one k block either way, so the same FMAs per
-// element and bitwise the same results — and A read again from L2 for each
-// column panel costs less than packing it. Zen 5, direct ÷ blocked speed, 1 |
-// 2 threads, median of 5 alternating runs: dgemm 256³ 1.08 | 1.15, 192³
-// 1.04 | 1.03, 256×2000×256 2T 1.05, NT / TN / TT 256³ 1T 1.04–1.06; sgemm
-// 256³ 1.07 | 1.06, 384³ 1.04 | 1.08, 512×512×384 1.03 | 1.03, 500×64×300
-// 1.21; m small (dgemm 32×2000×256, sgemm 64×4000×384) 0.98–1.01. Columns
-// 3 KiB apart read even (dgemm 384×384×128 0.98 | 1.01, sgemm 768×768×128
-// 0.99 | 1.01) and 4 KiB lost (dgemm 512×512×256 0.84, 1024×1024×256 0.73,
-// 2048×2048×32 0.77, sgemm 1024×1024×128 0.95). AVX2 read even (dgemm 256³
-// 0.98, sgemm 256³ / 384×384×256 0.99–1.01), so it keeps the limit above.
+// Past that limit, a product on AVX-512 still goes direct when k fits one KC
+// block and op(A)'s columns span at most 2 KiB (f64 m <= 256, f32 m <= 512,
+// complex half that; with k <= KC, op(A) then fits 768 KiB of the 1 MiB
+// L2): the blocked path's packing buys nothing there — one k block either
+// way, so the same FMAs per element and bitwise the same results — and A read
+// again from L2 for each column panel costs less than packing it. Zen 5,
+// direct ÷ blocked speed, 1 | 2 threads, median of 5 alternating runs: dgemm
+// 256³ 1.08 | 1.15, 192³ 1.04 | 1.03, 256×2000×256 2T 1.05, NT / TN / TT 256³
+// 1T 1.04–1.06; sgemm 256³ 1.07 | 1.06, 384³ 1.04 | 1.08, 512×512×384 1.03 |
+// 1.03, 500×64×300 1.21; m small (dgemm 32×2000×256, sgemm 64×4000×384)
+// 0.98–1.01. Columns 3 KiB apart read even (dgemm 384×384×128 0.98 | 1.01,
+// sgemm 768×768×128 0.99 | 1.01) and 4 KiB lost (dgemm 512×512×256 0.84,
+// 1024×1024×256 0.73, 2048×2048×32 0.77, sgemm 1024×1024×128 0.95). AVX2
+// read even (dgemm 256³ 0.98, sgemm 256³ / 384×384×256 0.99–1.01), so it
+// keeps the limit above. Complex: see the callers.
 template <typename T, bool Complex>
-bool gemm_direct_one_kc(const tblasContext *h, int64_t m, int64_t k) {
-  if (Complex || h->arch != Arch::avx512 || m * int64_t(sizeof(T)) > 2048) return false;
-  return k <= (h->gemm_kc > 0 ? h->gemm_kc : gemm_kernels<T>(h->arch).kc);  // set_blocking's KC
+bool direct_one_kc(const tblasContext *h, int64_t m, int64_t k) {
+  constexpr int s = Complex ? 2 : 1;
+  if (h->arch != Arch::avx512 || m * s * int64_t(sizeof(T)) > 2048) return false;
+  const GemmKernels<T> &K = gemm_kernels<T>(h->arch);
+  return k <= (h->gemm_kc > 0 ? h->gemm_kc : Complex && K.kc_complex > 0 ? K.kc_complex : K.kc);  // set_blocking's KC
 }
 
 // Work units per thread: several, so that the split stays balanced when a
