@@ -767,6 +767,8 @@ void direct_blocked_bitwise(uint64_t seed) {
 }
 TEST(Gemm, DirectBlockedBitwiseFloat) { direct_blocked_bitwise<float>(35); }
 TEST(Gemm, DirectBlockedBitwiseDouble) { direct_blocked_bitwise<double>(36); }
+TEST(Gemm, DirectBlockedBitwiseComplexFloat) { direct_blocked_bitwise<std::complex<float>>(37); }
+TEST(Gemm, DirectBlockedBitwiseComplexDouble) { direct_blocked_bitwise<std::complex<double>>(38); }
 TEST(Gemm, PackedBBitwiseFloat) { packed_b_bitwise<float>(33); }
 TEST(Gemm, PackedBBitwiseDouble) { packed_b_bitwise<double>(34); }
 TEST(Gemm, TransposedABitwiseFloat) { transposed_a_bitwise<float>(31); }
