@@ -347,8 +347,8 @@ template <typename T>
 void direct_blocked_bitwise(bool herk, uint64_t seed) {
   std::mt19937_64 rng(seed);
   const int64_t n = 2048 / int64_t(sizeof(T)), tall = n + 64;
-  const std::vector<tblasOperation_t> ops = tt::is_cplx<T>::value ? std::vector<tblasOperation_t>{TBLAS_OP_N}
-                                                                   : std::vector<tblasOperation_t>{TBLAS_OP_N, TBLAS_OP_T};
+  std::vector<tblasOperation_t> ops{TBLAS_OP_N};
+  if (!tt::is_cplx<T>::value) ops.push_back(TBLAS_OP_T);
   for (tesseraArch_t arch : supported_paths())
     for (int threads : {1, 2})
       for (bool lower : {true, false})
@@ -362,22 +362,22 @@ void direct_blocked_bitwise(bool herk, uint64_t seed) {
             V<T> Ct = tt::random_vector<T>(size_t(tall * tall), rng), Cs(size_t(n * n));
             for (int64_t j = 0; j < n; ++j)
               for (int64_t i = 0; i < n; ++i) Cs[size_t(i + j * n)] = Ct[size_t(i + j * tall)];
-            T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+            const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
             const auto u = lower ? TBLAS_FILL_MODE_LOWER : TBLAS_FILL_MODE_UPPER;
-            if constexpr (tt::is_cplx<T>::value) {
-              if (herk) {
-                const real_t<T> ar = alpha.real(), br = beta.real();
-                ASSERT_EQ(tt::herk<T>(H.h, u, t, tall, k, &ar, A.data(), lda, &br, Ct.data(), tall), TESSERA_STATUS_SUCCESS);
-                ASSERT_EQ(tt::herk<T>(H.h, u, t, n, k, &ar, A.data(), lda, &br, Cs.data(), n), TESSERA_STATUS_SUCCESS);
-              }
-            }
-            if (!herk) {
-              ASSERT_EQ(syrk(H.h, u, t, tall, k, &alpha, A.data(), lda, &beta, Ct.data(), tall), TESSERA_STATUS_SUCCESS);
-              ASSERT_EQ(syrk(H.h, u, t, n, k, &alpha, A.data(), lda, &beta, Cs.data(), n), TESSERA_STATUS_SUCCESS);
-            }
+            const auto update = [&](int64_t nn, V<T> &C) {  // the nn × nn update of C (ldc nn)
+              if constexpr (tt::is_cplx<T>::value)
+                if (herk) {
+                  const real_t<T> ar = alpha.real(), br = beta.real();
+                  return tt::herk<T>(H.h, u, t, nn, k, &ar, A.data(), lda, &br, C.data(), nn);
+                }
+              return syrk(H.h, u, t, nn, k, &alpha, A.data(), lda, &beta, C.data(), nn);
+            };
+            ASSERT_EQ(update(tall, Ct), TESSERA_STATUS_SUCCESS);
+            ASSERT_EQ(update(n, Cs), TESSERA_STATUS_SUCCESS);
             for (int64_t j = 0; j < n; ++j) {
               const int64_t i0 = lower ? j : 0, i1 = lower ? n : j + 1;
-              ASSERT_EQ(std::memcmp(&Cs[size_t(i0 + j * n)], &Ct[size_t(i0 + j * tall)], size_t(i1 - i0) * sizeof(T)), 0)
+              const size_t bytes = size_t(i1 - i0) * sizeof(T);
+              ASSERT_EQ(std::memcmp(&Cs[size_t(i0 + j * n)], &Ct[size_t(i0 + j * tall)], bytes), 0)
                   << tesseraGetArchString(arch) << " threads=" << threads << (lower ? " L" : " U") << " op=" << int(t)
                   << " k=" << k << " column " << j;
             }

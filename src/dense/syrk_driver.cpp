@@ -300,7 +300,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   // blocked, 1 | 2 threads: ssyrk LN 256 1.05 | 1.14, 384 1.08 | 1.16, UT
   // 384 1.05 | 1.04; dsyrk LN 256 1.18 | 1.25, UT 1.08 | 1.10; ssyrk UT
   // 500×64, 200×300 0.98–1.01) — complex with op(A) read in place (csyrk LN
-  // 96 and 192 1.07–1.09 | 1.08–1.09; packed, T, 0.97–1.01).
+  // 96 / 192 1.08 / 1.07 | 1.09 / 1.08; op(A) packed, T, 0.97–1.01).
   const double macs = double(n) * double(n + 1) / 2 * double(k);
   p.direct = macs <= direct_max_macs<T, Complex>() ||
              ((!Complex || a_columns_in_place(opA)) && direct_one_kc<T, Complex>(h, n, k));
