@@ -89,7 +89,11 @@ double gemm_direct_max_macs(Arch arch, const GemmOperand<T> &B, int64_t k) {
 // sgemm 768×768×128 0.99 | 1.01) and 4 KiB lost (dgemm 512×512×256 0.84,
 // 1024×1024×256 0.73, 2048×2048×32 0.77, sgemm 1024×1024×128 0.95). AVX2
 // read even (dgemm 256³ 0.98, sgemm 256³ / 384×384×256 0.99–1.01), so it
-// keeps the limit above. Complex: see the callers.
+// keeps the limit above. k past KC (one direct block against several) with
+// op(A) up to 768 KiB read 1.06–1.08 for dgemm 128×128×512 / 256×256×384
+// but 0.99 for sgemm 256×256×768 and lost at 1 MiB (dgemm 128×128×1000
+// 0.95, 256×256×512 2T 0.81), so k <= KC it is — where the choice also
+// leaves the bits alone. Complex: see the callers.
 template <typename T, bool Complex>
 bool direct_one_kc(const tblasContext *h, int64_t m, int64_t k) {
   constexpr int s = Complex ? 2 : 1;
