@@ -85,9 +85,11 @@ double gemm_direct_max_macs(Arch arch, const GemmOperand<T> &B, int64_t k) {
 // 256³ 1.08 | 1.15, 192³ 1.04 | 1.03, 256×2000×256 2T 1.05, NT / TN / TT 256³
 // 1T 1.04–1.06; sgemm 256³ 1.07 | 1.06, 384³ 1.04 | 1.08, 512×512×384 1.03 |
 // 1.03, 500×64×300 1.21; m small (dgemm 32×2000×256, sgemm 64×4000×384)
-// 0.98–1.01. Columns 3 KiB apart read even (dgemm 384×384×128 0.98 | 1.01,
-// sgemm 768×768×128 0.99 | 1.01) and 4 KiB lost (dgemm 512×512×256 0.84,
-// 1024×1024×256 0.73, 2048×2048×32 0.77, sgemm 1024×1024×128 0.95). AVX2
+// 0.98–1.01. Taller op(A) read even at 3 KiB columns (dgemm 384×384×128
+// 0.98 | 1.01, sgemm 768×768×128 0.99 | 1.01) and lost from 4 KiB (dgemm
+// 512×512×256 0.84, 1024×1024×256 0.73, 2048×2048×32 0.77, sgemm
+// 1024×1024×128 0.95) — its rows, not the stride: dgemm 256³ with lda 512 /
+// 1024 still read 1.02 / 1.04 (lda 264: 1.07). AVX2
 // read even (dgemm 256³ 0.98, sgemm 256³ / 384×384×256 0.99–1.01), so it
 // keeps the limit above. k past KC (one direct block against several) with
 // op(A) up to 768 KiB read 1.06–1.08 for dgemm 128×128×512 / 256×256×384
