@@ -201,15 +201,9 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   // 16³. The same kernel calls, so the same results.
   // A one-thread handle takes the same path up to the direct limit: the
   // plan would split nothing.
-  // Past the size limit, direct_one_kc; complex there only with op(A) read
-  // in place and alpha·op(B), which its direct path forms for all of k and
-  // every column of a unit, within 1 MiB. Zen 5, against the blocked path, 1
-  // | 2 threads: cgemm 96³–256³ 1.00–1.03 | 1.04–1.10, zgemm 96³ / 128³ 1.05
-  // / 1.00 | 1.05 / 1.07.
-  const bool complex_direct =
-      !Complex || (a_columns_in_place(A) && double(n) * double(k) * s * sizeof(T) <= 1048576.0);
+  // Past the size limit, k within one KC block with short columns (direct_one_kc).
   const bool direct = kcol || (!kg && (macs <= gemm_direct_max_macs<T, Complex>(h->arch, B, k) ||
-                                       (complex_direct && direct_one_kc<T, Complex>(h, m, k))));
+                                       direct_one_kc<T, Complex>(h, m, n, k, A)));
   const bool one_thread = macs < kMinFlopsPerThread ||  // 2·macs flops: under two threads' worth
                           (h->num_threads == 1 && direct);
   if (!Complex && !kg && one_thread) {

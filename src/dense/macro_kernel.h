@@ -75,33 +75,12 @@ double gemm_direct_max_macs(Arch arch, const GemmOperand<T> &B, int64_t k) {
     return kDirectMaxMacs;
   return direct_max_macs<T, Complex>();
 }
-// Past that limit, a product on AVX-512 still goes direct when k fits one KC
-// block and op(A)'s columns span at most 2 KiB (f64 m <= 256, f32 m <= 512,
-// complex half that; with k <= KC, op(A) then fits 768 KiB of the 1 MiB
-// L2): the blocked path's packing buys nothing there — one k block either
-// way, so the same FMAs per element and bitwise the same results — and A read
-// again from L2 for each column panel costs less than packing it. Zen 5,
-// direct ÷ blocked speed, 1 | 2 threads, median of 5 alternating runs: dgemm
-// 256³ 1.08 | 1.15, 192³ 1.04 | 1.03, 256×2000×256 2T 1.05, NT / TN / TT 256³
-// 1T 1.04–1.06; sgemm 256³ 1.07 | 1.06, 384³ 1.04 | 1.08, 512×512×384 1.03 |
-// 1.03, 500×64×300 1.21; m small (dgemm 32×2000×256, sgemm 64×4000×384)
-// 0.98–1.01. Taller op(A) read even at 3 KiB columns (dgemm 384×384×128
-// 0.98 | 1.01, sgemm 768×768×128 0.99 | 1.01) and lost from 4 KiB (dgemm
-// 512×512×256 0.84, 1024×1024×256 0.73, 2048×2048×32 0.77, sgemm
-// 1024×1024×128 0.95) — its rows, not the stride: dgemm 256³ with lda 512 /
-// 1024 still read 1.02 / 1.04 (lda 264: 1.07). AVX2
-// read even (dgemm 256³ 0.98, sgemm 256³ / 384×384×256 0.99–1.01), so it
-// keeps the limit above. k past KC (one direct block against several) with
-// op(A) up to 768 KiB read 1.06–1.08 for dgemm 128×128×512 / 256×256×384
-// but 0.99 for sgemm 256×256×768 and lost at 1 MiB (dgemm 128×128×1000
-// 0.95, 256×256×512 2T 0.81), so k <= KC it is — where the choice also
-// leaves the bits alone. Complex: see the callers.
-template <typename T, bool Complex>
-bool direct_one_kc(const tblasContext *h, int64_t m, int64_t k) {
-  constexpr int s = Complex ? 2 : 1;
-  if (h->arch != Arch::avx512 || m * s * int64_t(sizeof(T)) > 2048) return false;
-  const GemmKernels<T> &K = gemm_kernels<T>(h->arch);
-  return k <= (h->gemm_kc > 0 ? h->gemm_kc : Complex && K.kc_complex > 0 ? K.kc_complex : K.kc);  // set_blocking's KC
+// KC on this handle for a table: the handle's override (TESSERA_GEMM_KC),
+// else the table's (complex: its complex KC where it has one).
+template <typename T>
+int64_t block_kc(const tblasContext *h, const GemmKernels<T> &K, bool complex) {
+  if (h->gemm_kc > 0) return h->gemm_kc;
+  return complex && K.kc_complex > 0 ? K.kc_complex : K.kc;
 }
 
 // Work units per thread: several, so that the split stays balanced when a
@@ -191,8 +170,7 @@ double unit_cycles(const Level3Plan<T> &p, double elements, double rows, double 
 template <typename T>
 void set_blocking(Level3Plan<T> &p, const tblasContext *h) {
   const int s = p.s;
-  const int64_t table_kc = s == 2 && p.K->kc_complex > 0 ? p.K->kc_complex : p.K->kc;
-  const int64_t kc = h->gemm_kc > 0 ? h->gemm_kc : table_kc;
+  const int64_t kc = block_kc(h, *p.K, s == 2);
   const int64_t mc = h->gemm_mc > 0 ? ceil_div(h->gemm_mc, p.K->mr) * p.K->mr : p.K->mc;
   const int64_t nc = h->gemm_nc > 0 ? ceil_div(h->gemm_nc, p.K->nr) * p.K->nr : p.K->nc;
   const int shift = s - 1;  // s is 1 or 2: halving by shifts (divisions showed in tiny calls)
@@ -223,6 +201,41 @@ bool short_columns(const GemmOperand<T> &x, int s) {
 template <typename T>
 bool a_columns_in_place(const GemmOperand<T> &A) {
   return !A.conj && A.rs == 1;
+}
+
+// Past the direct size limit (direct_max_macs), a product on AVX-512 still
+// goes direct when k fits one KC block and op(A)'s columns span at most 2 KiB (f64 m <= 256, f32 m <= 512,
+// complex half that; with k <= KC, op(A) then fits 768 KiB of the 1 MiB
+// L2): the blocked path's packing buys nothing there — one k block either
+// way, so the same FMAs per element and bitwise the same results — and A read
+// again from L2 for each column panel costs less than packing it. Zen 5,
+// direct ÷ blocked speed, 1 | 2 threads, median of 5 alternating runs: dgemm
+// 256³ 1.08 | 1.15, 192³ 1.04 | 1.03, 256×2000×256 2T 1.05, NT / TN / TT 256³
+// 1T 1.04–1.06; sgemm 256³ 1.07 | 1.06, 384³ 1.04 | 1.08, 512×512×384 1.03 |
+// 1.03, 500×64×300 1.21; m small (dgemm 32×2000×256, sgemm 64×4000×384)
+// 0.98–1.01. Taller op(A) read even at 3 KiB columns (dgemm 384×384×128
+// 0.98 | 1.01, sgemm 768×768×128 0.99 | 1.01) and lost from 4 KiB (dgemm
+// 512×512×256 0.84, 1024×1024×256 0.73, 2048×2048×32 0.77, sgemm
+// 1024×1024×128 0.95) — its rows, not the stride: dgemm 256³ with lda 512 /
+// 1024 still read 1.02 / 1.04 (lda 264: 1.07). AVX2 read even (dgemm 256³
+// 0.98, sgemm 256³ / 384×384×256 0.99–1.01), so it keeps the size limit. k past KC (one direct block against several) with
+// op(A) up to 768 KiB read 1.06–1.08 for dgemm 128×128×512 / 256×256×384
+// but 0.99 for sgemm 256×256×768 and lost at 1 MiB (dgemm 128×128×1000
+// 0.95, 256×256×512 2T 0.81), so k <= KC it is — where the choice also
+// leaves the bits alone.
+// Complex only with op(A) read in place (op(A) packed — csyrk T — read 0.97–
+// 1.01), and alpha·op(B), which the complex direct path forms for all of k
+// and every column of a unit, within 1 MiB (for SYRK, n = m, always within
+// it at the table's KC). Against the blocked path, 1 | 2 threads: cgemm
+// 96³–256³ 1.00–1.03 | 1.04–1.10, zgemm 96³ / 128³ 1.05 / 1.00 | 1.05 /
+// 1.07; csyrk LN 96 / 192 1.08 / 1.07 | 1.09 / 1.08.
+// For an m × n product over k with op(A) = A.
+template <typename T, bool Complex>
+bool direct_one_kc(const tblasContext *h, int64_t m, int64_t n, int64_t k, const GemmOperand<T> &A) {
+  constexpr int s = Complex ? 2 : 1;
+  if (h->arch != Arch::avx512 || m * s * int64_t(sizeof(T)) > 2048) return false;
+  if (Complex && (!a_columns_in_place(A) || double(n) * double(k) * s * sizeof(T) > 1048576.0)) return false;
+  return k <= block_kc(h, gemm_kernels<T>(h->arch), Complex);
 }
 
 // Operands the blocked path reads in place instead of packing, where packing

@@ -299,11 +299,9 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   // KC block and short columns, as GEMM's (direct_one_kc; Zen 5, against
   // blocked, 1 | 2 threads: ssyrk LN 256 1.05 | 1.14, 384 1.08 | 1.16, UT
   // 384 1.05 | 1.04; dsyrk LN 256 1.18 | 1.25, UT 1.08 | 1.10; ssyrk UT
-  // 500×64, 200×300 0.98–1.01) — complex with op(A) read in place (csyrk LN
-  // 96 / 192 1.08 / 1.07 | 1.09 / 1.08; op(A) packed, T, 0.97–1.01).
+  // 500×64, 200×300 0.98–1.01; complex: see direct_one_kc).
   const double macs = double(n) * double(n + 1) / 2 * double(k);
-  p.direct = macs <= direct_max_macs<T, Complex>() ||
-             ((!Complex || a_columns_in_place(opA)) && direct_one_kc<T, Complex>(h, n, k));
+  p.direct = macs <= direct_max_macs<T, Complex>() || direct_one_kc<T, Complex>(h, n, n, k, opA);
   p.tri = lower ? Triangle::lower : Triangle::upper;
   p.herk = herk;
   set_blocking(p, h);
