@@ -99,8 +99,11 @@ struct Runner {
 // each runner's seconds per call, one sample per round (see timing.cpp for
 // the protocol).
 // `starts`, if given, receives each sample's start time (now_s()).
+// cap_long_calls: calls of 0.25 s or more run at most 3 rounds (the default
+// run's time budget); off when the user asked for a number of rounds.
 std::vector<std::vector<double>> time_case_rounds(std::vector<Runner> &rs, int rounds, double batch_time,
-                                                  double warm, std::vector<std::vector<double>> *starts = nullptr);
+                                                  double warm, std::vector<std::vector<double>> *starts = nullptr,
+                                                  bool cap_long_calls = true);
 // The median of each runner's samples.
 std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_time, double warm);
 
@@ -137,7 +140,7 @@ double best_peer(const Row &r, std::string *name = nullptr);
 // With ref_flops > 0 the last runner is the row's reference (see Row), a call
 // of ref_flops, timed in the same rotation; the runners between are peers.
 void measure_row(Row &row, std::vector<Runner> &rs, int rounds, double batch_time, double warm, double flops,
-                 double ref_flops = 0);
+                 double ref_flops = 0, bool cap_long_calls = true);
 // `ref`: the title of the rows' reference column (Row::ref_name), if any.
 void print_header(const std::vector<std::string> &libs, const char *ref = nullptr);
 void print_row(const Row &r);

@@ -37,6 +37,7 @@ struct Options {
   std::vector<std::string> peer_libs;  // --peer-lib NAME=PATH
   std::string trans = "NN";
   int rounds = 7;
+  bool rounds_given = false;  // --rounds: long calls are not capped to 3 rounds
   double batch_time = 0.01;  // seconds per timed batch
   double warm = 0.02;        // untimed seconds each library runs before a timed batch
   std::string out = "bench-results";
@@ -77,7 +78,7 @@ Row run_gemm_case(tblasHandle_t h, std::vector<Peer> &peers, const Shape &s, int
   const double flops = (cplx ? 8.0 : 2.0) * double(m) * double(n) * double(k);
   const std::string shape = o.trans + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
   Row row{"gemm", std::string(1, type), shape, threads, double(s.square ? n : m), s.square, peak};
-  measure_row(row, rs, o.rounds, o.batch_time, o.warm, flops);
+  measure_row(row, rs, o.rounds, o.batch_time, o.warm, flops, 0, !o.rounds_given);
   return row;
 }
 
@@ -94,7 +95,8 @@ void usage() {
       "  --peers a,b          peers by name: OpenBLAS, OpenBLAS-ZEN, OpenBLAS-omp, OpenBLAS-omp-ZEN, BLIS (default all)\n"
       "  --peer-lib NAME=PATH add a CBLAS library from a file as a peer (repeatable), e.g. another\n"
       "                       build's libtessera_blas.so for an A/B in one process\n"
-      "  --rounds R           alternating rounds per case (default 7; --quick 5)\n"
+      "  --rounds R           alternating rounds per case (default 7; --quick 5; calls of 0.25 s or\n"
+      "                       more: at most 3 unless given)\n"
       "  --warm-ms W          untimed run of each library before each timed batch (default 20)\n"
       "  --out DIR            CSV and PNG go here (default bench-results)\n");
 }
@@ -120,7 +122,10 @@ int gemm_main(int argc, char **argv) {
     else if (a == "--trans") o.trans = next();
     else if (a == "--peers") o.peers = next();
     else if (a == "--peer-lib") o.peer_libs.push_back(next());
-    else if (a == "--rounds") o.rounds = std::atoi(next().c_str());
+    else if (a == "--rounds") {
+      o.rounds = std::atoi(next().c_str());
+      o.rounds_given = true;
+    }
     else if (a == "--warm-ms") o.warm = std::atof(next().c_str()) * 1e-3;
     else if (a == "--out") o.out = next();
     else if (a == "-h" || a == "--help") { usage(); return 0; }

@@ -31,6 +31,7 @@ struct Options {
   char uplo = 'L', trans = 'N';
   bool own_gemm = true;  // time Tessera's GEMM of the same shape as each row's reference
   int rounds = 7;
+  bool rounds_given = false;  // --rounds: long calls are not capped to 3 rounds
   double batch_time = 0.01, warm = 0.02;
   std::string out = "bench-results";
 };
@@ -101,7 +102,7 @@ Row run_syrk_case(tblasHandle_t h, std::vector<Peer> &peers, const std::string &
   const double flops = (std::is_same_v<T, R> ? 1.0 : 4.0) * double(n) * double(n + 1) * double(k);
   const std::string shape = std::string(1, o.uplo) + o.trans + " " + std::to_string(n) + "x" + std::to_string(k);
   Row row{routine.substr(1), routine.substr(0, 1), shape, threads, double(n), n == k, peak};
-  measure_row(row, rs, o.rounds, o.batch_time, o.warm, flops, gemm_flops);
+  measure_row(row, rs, o.rounds, o.batch_time, o.warm, flops, gemm_flops, !o.rounds_given);
   return row;
 }
 
@@ -240,7 +241,10 @@ int syrk_main(int argc, char **argv) {
     else if (a == "--no-own-gemm") o.own_gemm = false;
     else if (a == "--peers") o.peers = next();
     else if (a == "--peer-lib") o.peer_libs.push_back(next());
-    else if (a == "--rounds") o.rounds = std::atoi(next().c_str());
+    else if (a == "--rounds") {
+      o.rounds = std::atoi(next().c_str());
+      o.rounds_given = true;
+    }
     else if (a == "--warm-ms") o.warm = std::atof(next().c_str()) * 1e-3;
     else if (a == "--out") o.out = next();
     else if (a == "--suite") suite = (i + 1 < argc && argv[i + 1][0] != '-') ? next() : std::string(TESSERA_SOURCE_DIR "/bench/cases/csyrk_perf.csv");

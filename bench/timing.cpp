@@ -5,7 +5,8 @@
 
 namespace bench {
 
-// Calls longer than this (seconds) get no separate warm-up and at most 3 rounds.
+// Calls longer than this (seconds) get no separate warm-up and, unless the
+// user set --rounds, at most 3 rounds.
 constexpr double kLongCall = 0.25;
 
 // Times one case over all runners; returns median seconds per call for each.
@@ -17,7 +18,8 @@ constexpr double kLongCall = 0.25;
 // pause instead would let the hypervisor park the vCPUs, which then come back
 // slow for milliseconds (measured here).
 std::vector<std::vector<double>> time_case_rounds(std::vector<Runner> &rs, int rounds, double batch_time,
-                                                  double warm, std::vector<std::vector<double>> *starts) {
+                                                  double warm, std::vector<std::vector<double>> *starts,
+                                                  bool cap_long_calls) {
   const size_t L = rs.size();
   std::vector<int> batch(L, 1), warm_calls(L, 1);
   bool long_calls = false;
@@ -38,7 +40,7 @@ std::vector<std::vector<double>> time_case_rounds(std::vector<Runner> &rs, int r
     // A call this long warms everything up by itself.
     warm_calls[i] = t >= kLongCall ? 0 : int(std::max(1.0, std::min(1e5, warm / t)));
   }
-  if (long_calls) rounds = std::min(rounds, 3);
+  if (long_calls && cap_long_calls) rounds = std::min(rounds, 3);
   std::vector<std::vector<double>> samples(L);
   if (starts) starts->assign(L, {});
   for (int r = 0; r < rounds; ++r)
@@ -62,8 +64,9 @@ std::vector<double> time_case(std::vector<Runner> &rs, int rounds, double batch_
 }
 
 void measure_row(Row &row, std::vector<Runner> &rs, int rounds, double batch_time, double warm, double flops,
-                 double ref_flops) {
-  const std::vector<std::vector<double>> samples = time_case_rounds(rs, rounds, batch_time, warm, &row.starts);
+                 double ref_flops, bool cap_long_calls) {
+  const std::vector<std::vector<double>> samples =
+      time_case_rounds(rs, rounds, batch_time, warm, &row.starts, cap_long_calls);
   row.seconds = samples;
   row.ref_name.clear();
   row.ref_gflops = row.ref_ratio = 0;
