@@ -492,11 +492,11 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         const int64_t a_ks = p.a_in_place ? p.A.cs : p.mr_e, a_ps = p.a_in_place ? p.mr_e : p.mr_e * kc;
 
         int64_t jr0 = 0;
-        if (!cplx && p.b_in_place && p.tri == Triangle::all && K.ukr_direct_cols && nc >= 2 * p.nr) {
-          // Whole panels of B read in place: one kernel call (see direct_panels).
-          jr0 = nc / p.nr * p.nr;
-          K.ukr_direct_cols(kc, p.alpha[0], p.a_in_place ? a : Ap, a_ks, a_ps, b, p.B.rs, p.B.cs, beta_r,
-                            p.C + ic + jc * p.ldc, p.ldc, mc, jr0);
+        if (!cplx && p.b_in_place && p.tri == Triangle::all && K.ukr_direct_all && nc > p.nr) {
+          // GEMM with B read in place: one kernel call (see direct_panels).
+          jr0 = nc;
+          K.ukr_direct_all(kc, p.alpha[0], p.a_in_place ? a : Ap, a_ks, a_ps, b, p.B.rs, p.B.cs, beta_r,
+                           p.C + ic + jc * p.ldc, p.ldc, mc, nc);
         }
         for (int64_t jr = jr0, nr; jr < nc; jr += nr) {
           nr = panel_width(jr, w0, p.nr, nc);
@@ -557,8 +557,9 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   }
 }
 
-// The real direct kernel over C's rows [m0, m1) × columns [n0, n1), one call
-// per NR-column panel on the rows whose tiles meet the triangle: op(A)'s row r
+// The real direct kernel over C's rows [m0, m1) × columns [n0, n1): GEMM's
+// in one call (ukr_direct_all), SYRK's one call per NR-column panel on the
+// rows whose tiles meet the triangle (and the column tables' per panel): op(A)'s row r
 // (from m0) in place at a0 + r (a_packed false), or in packed micro-panel t
 // (its row tile, first_row_tile's order) at a0 + t·a_ps; k stride a_ks; op(B)
 // and C in place.
@@ -568,31 +569,15 @@ inline __attribute__((always_inline)) void direct_panels(const GemmKernels<T> &K
                                                          const GemmOperand<T> &B, T beta, T *C, int64_t ldc,
                                                          Triangle tri, int64_t m0, int64_t m1, int64_t n0,
                                                          int64_t n1) {
+  if (tri == Triangle::all && K.ukr_direct_all && n1 - n0 > K.nr) {
+    K.ukr_direct_all(k, alpha, a0, a_ks, a_ps, B.p + n0 * B.cs, B.rs, B.cs, beta, C + m0 + n0 * ldc, ldc, m1 - m0,
+                     n1 - n0);
+    return;
+  }
   const int64_t w0 = first_panel(tri, n1 - n0, K.nr);
   const int64_t h0 = first_row_tile(tri, m1 - m0, K.mr);
-  // GEMM: a last panel of at most 4 columns behind a whole one, when both
-  // fit the direct entry's 8-column tile (NR 12: the last 13–16 columns),
-  // runs as 8 + 5..8 instead of NR + 1..4 on the 4-column tile, whose 8
-  // FMA chains just cover the FMA latency (4 cycles × 2 pipes) and stall
-  // on any delay (Zen 5, 1 thread: dgemm 16³ 71 → 78 GF/s, sgemm 16³ 107
-  // → 121; the same FMAs per element, so the same bits).
-  const auto split_8 = [&](int64_t left) {
-    return tri == Triangle::all && K.nr > 8 && left > K.nr && left <= std::min<int64_t>(K.nr + 4, 16);
-  };
-  int64_t jr = n0;
-  if (tri == Triangle::all && K.ukr_direct_cols) {
-    // Two or more leading whole NR-column panels, as the loop below would
-    // take them, in one call.
-    int64_t j = n0;
-    while (n1 - j >= K.nr && !split_8(n1 - j)) j += K.nr;
-    if (j - n0 >= 2 * K.nr) {
-      K.ukr_direct_cols(k, alpha, a0, a_ks, a_ps, B.p + n0 * B.cs, B.rs, B.cs, beta, C + m0 + n0 * ldc, ldc, m1 - m0,
-                        j - n0);
-      jr = j;
-    }
-  }
-  for (int64_t nr; jr < n1; jr += nr) {
-    nr = split_8(n1 - jr) ? 8 : panel_width(jr - n0, w0, K.nr, n1 - n0);
+  for (int64_t jr = n0, nr; jr < n1; jr += nr) {
+    nr = panel_width(jr - n0, w0, K.nr, n1 - n0);
     for_row_runs(tri, m0, m1 - m0, K.mr, h0, jr, nr, [&](int64_t r0, int64_t r1, int64_t t) {
       K.ukr_direct(k, alpha, a_packed ? a0 + t * a_ps : a0 + r0, a_ks, a_ps, B.p + jr * B.cs, B.rs, B.cs, beta,
                    C + m0 + r0 + jr * ldc, ldc, r1 - r0, nr, tri, jr - (m0 + r0));

@@ -19,8 +19,8 @@
 // would cost as much as the multiply):
 //   Ã(i, l) of row tile t at a[t*a_ps + l*a_ks + i] (rows >= m never read),
 //   B̃(l, j) at b[l*b_ks + j*b_js] for j < n (columns >= n are never read).
-//   ukr_direct_cols: the same over n a multiple of NR (Triangle::all), panel
-//   after panel in one call, each computed as ukr_direct computes it alone.
+//   ukr_direct_all: the same over any n (Triangle::all), GEMM's whole row
+//   of panels in one call, each panel computed as ukr_direct computes it alone.
 //
 // Complex types run native complex kernels (interleaved storage throughout):
 // A packed as MRC × kc complex panels, B packed as Netlib's TEMP =
@@ -87,10 +87,10 @@ struct GemmKernels {
   // KC of complex problems in complex k-steps, where it differs from kc
   // (0: kc; see set_blocking).
   int64_t kc_complex = 0;
-  // ukr_direct over whole NR-column panels (contract above); null in the
+  // ukr_direct over any n, Triangle::all (contract above); null in the
   // column tables.
-  void (*ukr_direct_cols)(int64_t k, T alpha, const T *a, int64_t a_ks, int64_t a_ps, const T *b, int64_t b_ks,
-                          int64_t b_js, T beta, T *c, int64_t ldc, int64_t m, int64_t n) = nullptr;
+  void (*ukr_direct_all)(int64_t k, T alpha, const T *a, int64_t a_ks, int64_t a_ps, const T *b, int64_t b_ks,
+                         int64_t b_js, T beta, T *c, int64_t ldc, int64_t m, int64_t n) = nullptr;
 };
 
 // The k-grouped tiles (AVX-512; gemm_kgroup_avx512.cpp): real GEMMs with at
