@@ -204,9 +204,9 @@ bool a_columns_in_place(const GemmOperand<T> &A) {
 }
 
 // Past the direct size limit (direct_max_macs), a product on AVX-512 still
-// goes direct when k fits one KC block and op(A)'s columns span at most 2 KiB (f64 m <= 256, f32 m <= 512,
-// complex half that; with k <= KC, op(A) then fits 768 KiB of the 1 MiB
-// L2): the blocked path's packing buys nothing there — one k block either
+// goes direct when k fits one KC block and op(A)'s columns span at most 2 KiB
+// (f64 m <= 256, f32 m <= 512, complex half that; with k <= KC, op(A) then
+// fits 768 KiB of the 1 MiB L2): the blocked path's packing buys nothing there — one k block either
 // way, so the same FMAs per element and bitwise the same results — and A read
 // again from L2 for each column panel costs less than packing it. Zen 5,
 // direct ÷ blocked speed, 1 | 2 threads, median of 5 alternating runs: dgemm
@@ -218,8 +218,8 @@ bool a_columns_in_place(const GemmOperand<T> &A) {
 // 512×512×256 0.84, 1024×1024×256 0.73, 2048×2048×32 0.77, sgemm
 // 1024×1024×128 0.95) — its rows, not the stride: dgemm 256³ with lda 512 /
 // 1024 still read 1.02 / 1.04 (lda 264: 1.07). AVX2 read even (dgemm 256³
-// 0.98, sgemm 256³ / 384×384×256 0.99–1.01), so it keeps the size limit. k past KC (one direct block against several) with
-// op(A) up to 768 KiB read 1.06–1.08 for dgemm 128×128×512 / 256×256×384
+// 0.98, sgemm 256³ / 384×384×256 0.99–1.01), so it keeps the size limit. k
+// past KC (one direct block against several) with op(A) up to 768 KiB read 1.06–1.08 for dgemm 128×128×512 / 256×256×384
 // but 0.99 for sgemm 256×256×768 and lost at 1 MiB (dgemm 128×128×1000
 // 0.95, 256×256×512 2T 0.81), so k <= KC it is — where the choice also
 // leaves the bits alone.
@@ -236,6 +236,14 @@ bool direct_one_kc(const tblasContext *h, int64_t m, int64_t n, int64_t k, const
   if (h->arch != Arch::avx512 || m * s * int64_t(sizeof(T)) > 2048) return false;
   if (Complex && (!a_columns_in_place(A) || double(n) * double(k) * s * sizeof(T) > 1048576.0)) return false;
   return k <= block_kc(h, gemm_kernels<T>(h->arch), Complex);
+}
+
+// Whether a GEMM's (Triangle::all) `cols` columns of direct tiles run in one
+// ukr_direct_all call: more than one panel (one panel keeps ukr_direct; see
+// direct_all in gemm_template.inc).
+template <typename T>
+bool direct_all_takes(const GemmKernels<T> &K, Triangle tri, int64_t cols) {
+  return tri == Triangle::all && K.ukr_direct_all && cols > K.nr;
 }
 
 // Operands the blocked path reads in place instead of packing, where packing
@@ -492,7 +500,7 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         const int64_t a_ks = p.a_in_place ? p.A.cs : p.mr_e, a_ps = p.a_in_place ? p.mr_e : p.mr_e * kc;
 
         int64_t jr0 = 0;
-        if (!cplx && p.b_in_place && p.tri == Triangle::all && K.ukr_direct_all && nc > p.nr) {
+        if (!cplx && p.b_in_place && direct_all_takes(K, p.tri, nc)) {
           // GEMM with B read in place: one kernel call (see direct_panels).
           jr0 = nc;
           K.ukr_direct_all(kc, p.alpha[0], p.a_in_place ? a : Ap, a_ks, a_ps, b, p.B.rs, p.B.cs, beta_r,
@@ -569,7 +577,7 @@ inline __attribute__((always_inline)) void direct_panels(const GemmKernels<T> &K
                                                          const GemmOperand<T> &B, T beta, T *C, int64_t ldc,
                                                          Triangle tri, int64_t m0, int64_t m1, int64_t n0,
                                                          int64_t n1) {
-  if (tri == Triangle::all && K.ukr_direct_all && n1 - n0 > K.nr) {
+  if (direct_all_takes(K, tri, n1 - n0)) {
     K.ukr_direct_all(k, alpha, a0, a_ks, a_ps, B.p + n0 * B.cs, B.rs, B.cs, beta, C + m0 + n0 * ldc, ldc, m1 - m0,
                      n1 - n0);
     return;
