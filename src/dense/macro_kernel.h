@@ -548,8 +548,18 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
       K.pack_a_c(rows, k, p.A.p + 2 * (m0 + i0) * p.A.rs, p.A.rs, p.A.cs, p.A.conj, Aw + at);
     });
   const int64_t w0 = first_panel(p.tri, n1 - n0, p.nr);
+  // op(B)'s columns contiguous (GEMM op N, SYRK op T): TEMP packed column by
+  // column where the table reads it so (ukr_complex_cols; not for k <= 4,
+  // whose small-k loops read pack_b_c's rows). The same TEMP values and
+  // FMAs, so the same results. Zen 5, 1 thread, against pack_b_c's
+  // transposing panels in one process (21 rounds, time ratio): cgemm 16³ /
+  // 32³ / 64³ / 128³ 0.88 / 0.92 / 0.97 / 0.99, zgemm 32³ / 64³ 0.98 / 0.96.
+  // (run_packed keeps pack_b_c's panels: its KC × NC panels in this layout
+  // read cgemm 2048³ 1T 1.02–1.03× the time.)
+  const bool b_cols = K.ukr_complex_cols && p.B.rs == 1 && k > 4;
   pack_panels(n1 - n0, w0, 2 * p.nr * k, [&](int64_t j0, int64_t cols, int64_t at) {
-    K.pack_b_c(k, cols, p.B.p + 2 * (n0 + j0) * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw + at);
+    if (b_cols) K.pack_b_c_cols(k, cols, p.B.p + 2 * (n0 + j0) * p.B.cs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw + at);
+    else K.pack_b_c(k, cols, p.B.p + 2 * (n0 + j0) * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw + at);
   });
   // Row r (from m0) of op(A): in place, or in packed panel t (its row tile).
   const int64_t a_ks = a_in_place ? p.A.cs : p.mr_e, a_ps = a_in_place ? p.mr_e : p.mr_e * k;
@@ -558,8 +568,12 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
     const T *bp = Bw + 2 * panel_of(jr - n0, w0, p.nr) * p.nr * k;
     for_row_runs(p.tri, m0, m1 - m0, p.mr_e, h0, jr, nr, [&](int64_t r0, int64_t r1, int64_t t) {
       const T *ar = a_in_place ? p.A.p + 2 * (m0 + r0) * p.A.rs : Aw + 2 * t * a_ps;  // rs: a lone row at any stride
-      K.ukr_complex(k, ar, a_ks, a_ps, bp, p.beta, p.herk, p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc, r1 - r0, nr,
-                    p.tri, jr - (m0 + r0));
+      if (b_cols)
+        K.ukr_complex_cols(k, ar, a_ks, a_ps, bp, k, p.beta, p.herk, p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc,
+                           r1 - r0, nr, p.tri, jr - (m0 + r0));
+      else
+        K.ukr_complex(k, ar, a_ks, a_ps, bp, p.beta, p.herk, p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc, r1 - r0, nr,
+                      p.tri, jr - (m0 + r0));
       if (p.herk) zero_diagonal_imag(p, m0 + r0, m0 + r1, jr, jr + nr);
     });
   }

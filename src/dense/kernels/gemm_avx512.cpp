@@ -201,8 +201,9 @@ struct VF32 {
 constexpr int64_t kF64Kc = 256, kF64Mc = 240, kF64Nc = 1020, kF64KcComplex = 192;
 constexpr int64_t kF32Kc = 384, kF32Mc = 320, kF32Nc = 1020;
 const GemmKernels<double> kF64 =
-    make_gemm_kernels<VF64, 2, 12>("f64_gemm_16x12__avx512", kF64Kc, kF64Mc, kF64Nc, kF64KcComplex);
-const GemmKernels<float> kF32 = make_gemm_kernels<VF32, 2, 12>("f32_gemm_32x12__avx512", kF32Kc, kF32Mc, kF32Nc);
+    make_gemm_kernels<VF64, 2, 12, true>("f64_gemm_16x12__avx512", kF64Kc, kF64Mc, kF64Nc, kF64KcComplex);
+const GemmKernels<float> kF32 =
+    make_gemm_kernels<VF32, 2, 12, true>("f32_gemm_32x12__avx512", kF32Kc, kF32Mc, kF32Nc);
 // Narrow tiles (complex 8×4 in f32, 4×4 in f64): 1 vector × 8 columns, for
 // small-n complex SYRK, where the 16×6 complex tile is mostly outside the
 // triangle (see syrk_driver.cpp).
