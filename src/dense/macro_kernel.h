@@ -553,7 +553,10 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   // whose small-k loops read pack_b_c's rows). The same TEMP values and
   // FMAs, so the same results. Zen 5, 1 thread, against pack_b_c's
   // transposing panels in one process (21 rounds, time ratio): cgemm 16³ /
-  // 32³ / 64³ / 128³ 0.88 / 0.92 / 0.97 / 0.99, zgemm 32³ / 64³ 0.98 / 0.96.
+  // 32³ / 64³ / 128³ 0.88 / 0.92 / 0.97 / 0.99, zgemm 32³ / 64³ 0.98 / 0.96;
+  // AVX2 cgemm 16³ / 32³ / 64³ 0.91 / 0.98 / 0.98; zsyrk LT n = 8–24 on the
+  // narrow f64 table 0.95–0.97. (The complex f32 row-vector × 8 table keeps
+  // pack_b_c, whose transposes fill every lane there: csyrk LT 32 1.07×.)
   // (run_packed keeps pack_b_c's panels: its KC × NC panels in this layout
   // read cgemm 2048³ 1T 1.02–1.03× the time.)
   const bool b_cols = K.ukr_complex_cols && p.B.rs == 1 && k > 4;

@@ -208,7 +208,7 @@ const GemmKernels<float> kF32 =
 // small-n complex SYRK, where the 16×6 complex tile is mostly outside the
 // triangle (see syrk_driver.cpp).
 const GemmKernels<double> kF64Narrow =
-    make_gemm_kernels<VF64, 1, 8>("f64_gemm_8x8__avx512", kF64Kc, kF64Mc, kF64Nc, kF64KcComplex);
+    make_gemm_kernels<VF64, 1, 8, true>("f64_gemm_8x8__avx512", kF64Kc, kF64Mc, kF64Nc, kF64KcComplex);
 const GemmKernels<float> kF32Narrow = make_gemm_kernels<VF32, 1, 8>("f32_gemm_16x8__avx512", kF32Kc, kF32Mc, kF32Nc);
 // The same row vector × 16 columns (complex f32 8×8): 16 FMA chains where the
 // 8×4 tile has 8, which run short of the 4-cycle FMA latency × 2 pipes (see
