@@ -206,8 +206,9 @@ bool a_columns_in_place(const GemmOperand<T> &A) {
 // Past the direct size limit (direct_max_macs), a product on AVX-512 still
 // goes direct when k fits one KC block and op(A)'s columns span at most 2 KiB
 // (f64 m <= 256, f32 m <= 512, complex half that; with k <= KC, op(A) then
-// fits 768 KiB of the 1 MiB L2): the blocked path's packing buys nothing there — one k block either
-// way, so the same FMAs per element and bitwise the same results — and A read
+// fits 768 KiB of the 1 MiB L2): the blocked path's packing buys nothing
+// there — one k block either way, so the same FMAs per element and bitwise
+// the same results — and A read
 // again from L2 for each column panel costs less than packing it. Zen 5,
 // direct ÷ blocked speed, 1 | 2 threads, median of 5 alternating runs: dgemm
 // 256³ 1.08 | 1.15, 192³ 1.04 | 1.03, 256×2000×256 2T 1.05, NT / TN / TT 256³
@@ -219,10 +220,10 @@ bool a_columns_in_place(const GemmOperand<T> &A) {
 // 1024×1024×128 0.95) — its rows, not the stride: dgemm 256³ with lda 512 /
 // 1024 still read 1.02 / 1.04 (lda 264: 1.07). AVX2 read even (dgemm 256³
 // 0.98, sgemm 256³ / 384×384×256 0.99–1.01), so it keeps the size limit. k
-// past KC (one direct block against several) with op(A) up to 768 KiB read 1.06–1.08 for dgemm 128×128×512 / 256×256×384
-// but 0.99 for sgemm 256×256×768 and lost at 1 MiB (dgemm 128×128×1000
-// 0.95, 256×256×512 2T 0.81), so k <= KC it is — where the choice also
-// leaves the bits alone.
+// past KC (one direct block against several) with op(A) up to 768 KiB read
+// 1.06–1.08 for dgemm 128×128×512 / 256×256×384 but 0.99 for sgemm
+// 256×256×768 and lost at 1 MiB (dgemm 128×128×1000 0.95, 256×256×512 2T
+// 0.81), so k <= KC it is — where the choice also leaves the bits alone.
 // Complex only with op(A) read in place (op(A) packed — csyrk T — read 0.97–
 // 1.01), and alpha·op(B), which the complex direct path forms for all of k
 // and every column of a unit, within 1 MiB (for SYRK, n = m, always within
@@ -559,10 +560,11 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   // pack_b_c, whose transposes fill every lane there: csyrk LT 32 1.07×.)
   // (run_packed keeps pack_b_c's panels: its KC × NC panels in this layout
   // read cgemm 2048³ 1T 1.02–1.03× the time.)
-  const bool b_cols = K.ukr_complex_cols && p.B.rs == 1 && k > 4;
+  const bool b_cols = K.ukr_complex_cols && p.B.rs == 1 && !p.B.conj && k > 4;
   pack_panels(n1 - n0, w0, 2 * p.nr * k, [&](int64_t j0, int64_t cols, int64_t at) {
-    if (b_cols) K.pack_b_c_cols(k, cols, p.B.p + 2 * (n0 + j0) * p.B.cs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw + at);
-    else K.pack_b_c(k, cols, p.B.p + 2 * (n0 + j0) * p.B.cs, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw + at);
+    const T *b = p.B.p + 2 * (n0 + j0) * p.B.cs;
+    if (b_cols) K.pack_b_c_cols(k, cols, b, p.B.cs, p.alpha, p.herk, Bw + at);
+    else K.pack_b_c(k, cols, b, p.B.rs, p.B.cs, p.B.conj, p.alpha, p.herk, Bw + at);
   });
   // Row r (from m0) of op(A): in place, or in packed panel t (its row tile).
   const int64_t a_ks = a_in_place ? p.A.cs : p.mr_e, a_ps = a_in_place ? p.mr_e : p.mr_e * k;
@@ -571,20 +573,18 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
     const T *bp = Bw + 2 * panel_of(jr - n0, w0, p.nr) * p.nr * k;
     for_row_runs(p.tri, m0, m1 - m0, p.mr_e, h0, jr, nr, [&](int64_t r0, int64_t r1, int64_t t) {
       const T *ar = a_in_place ? p.A.p + 2 * (m0 + r0) * p.A.rs : Aw + 2 * t * a_ps;  // rs: a lone row at any stride
-      if (b_cols)
-        K.ukr_complex_cols(k, ar, a_ks, a_ps, bp, k, p.beta, p.herk, p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc,
-                           r1 - r0, nr, p.tri, jr - (m0 + r0));
-      else
-        K.ukr_complex(k, ar, a_ks, a_ps, bp, p.beta, p.herk, p.C + 2 * (m0 + r0 + jr * p.ldc), p.ldc, r1 - r0, nr,
-                      p.tri, jr - (m0 + r0));
+      T *c = p.C + 2 * (m0 + r0 + jr * p.ldc);
+      const int64_t d = jr - (m0 + r0);
+      if (b_cols) K.ukr_complex_cols(k, ar, a_ks, a_ps, bp, k, p.beta, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d);
+      else K.ukr_complex(k, ar, a_ks, a_ps, bp, p.beta, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d);
       if (p.herk) zero_diagonal_imag(p, m0 + r0, m0 + r1, jr, jr + nr);
     });
   }
 }
 
 // The real direct kernel over C's rows [m0, m1) × columns [n0, n1): GEMM's
-// in one call (ukr_direct_all), SYRK's one call per NR-column panel on the
-// rows whose tiles meet the triangle (and the column tables' per panel): op(A)'s row r
+// in one call (ukr_direct_all), SYRK's (and the column tables') one call per
+// NR-column panel on the rows whose tiles meet the triangle: op(A)'s row r
 // (from m0) in place at a0 + r (a_packed false), or in packed micro-panel t
 // (its row tile, first_row_tile's order) at a0 + t·a_ps; k stride a_ks; op(B)
 // and C in place.

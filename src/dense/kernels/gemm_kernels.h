@@ -91,15 +91,16 @@ struct GemmKernels {
   // column tables.
   void (*ukr_direct_all)(int64_t k, T alpha, const T *a, int64_t a_ks, int64_t a_ps, const T *b, int64_t b_ks,
                          int64_t b_js, T beta, T *c, int64_t ldc, int64_t m, int64_t n) = nullptr;
-  // The complex kernel and TEMP packer for op(B) with contiguous columns
-  // (rs == 1), where the table has them (null elsewhere): pack_b_c_cols
-  // stores each panel column by column (column j at 2·j·kc reals, columns
-  // >= nc zero) and ukr_complex_cols reads B(l, j) at b[2(j·b_js + l)], for
-  // k > 4; otherwise ukr_complex's contract, and the same results.
+  // The complex kernel and TEMP packer for unconjugated op(B) with
+  // contiguous columns (rs == 1), where the table has them (null elsewhere):
+  // pack_b_c_cols stores each panel column by column (column j at 2·j·kc
+  // reals, columns >= nc zero) and ukr_complex_cols reads B(l, j) at
+  // b[2(j·b_js + l)], for k > 4; otherwise ukr_complex's contract, and the
+  // same results.
   void (*ukr_complex_cols)(int64_t k, const T *a, int64_t a_ks, int64_t a_ps, const T *b, int64_t b_js,
                            const T *beta, bool beta_real, T *c, int64_t ldc, int64_t m, int64_t n, Triangle tri,
                            int64_t d) = nullptr;
-  void (*pack_b_c_cols)(int64_t kc, int64_t nc, const T *b, int64_t cs, bool conj, const T *alpha, bool alpha_real,
+  void (*pack_b_c_cols)(int64_t kc, int64_t nc, const T *b, int64_t cs, const T *alpha, bool alpha_real,
                         T *bp) = nullptr;
 };
 
