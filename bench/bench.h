@@ -115,12 +115,20 @@ struct Row {
   bool square = true;
   double peak = 0;              // GFLOP/s
   std::vector<std::pair<std::string, double>> gflops;  // library → median GFLOP/s ("Tessera" first)
-  // Tessera vs the best peer, paired by round: the median over rounds of
-  // Tessera's speed ÷ the fastest peer's in that round (0 without peers).
-  // Each round's calls run back to back, so a slow spell of the shared host
-  // lowers both sides of a round's ratio; medians taken per library apart
-  // can pick samples from different spells.
+  // Tessera vs the best peer — the peer configuration with the fastest
+  // median, the one best_peer() names — paired by round: the median over
+  // rounds of Tessera's speed ÷ that peer's in the same round (0 without
+  // peers). Each round's calls run back to back, so a slow spell of the
+  // shared host lowers both sides of a round's ratio; medians taken per
+  // library apart can pick samples from different spells.
   double ratio = 0;
+  // The stricter ratio against whichever peer was fastest in each round (the
+  // bench's "vs best" until session 26): the minimum of several noisy peer
+  // samples — two of them the same OpenBLAS kernels at 1 thread — lies
+  // below any one configuration's typical time, so it reads ~1.5 % lower on
+  // average (session 25's GEMM table, recomputed from its samples.csv:
+  // geomean 1.144 against 1.160, 73 against 79 of 88 rows ≥ 1.0).
+  double ratio_each_round = 0;
   // Each library's seconds per call, one per round, in `gflops` order; the
   // library at index i ran at position (i - round) mod L of that round
   // (time_case_rounds rotates who goes first), and the reference (below),

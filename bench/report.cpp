@@ -56,12 +56,13 @@ void print_row(const Row &r) {
 
 void write_csv(const std::string &path, const std::vector<Row> &rows) {
   std::ofstream f(path);
-  f << "op,type,shape,threads,size,square,library,gflops,peak_gflops,pct_peak,ratio_vs_best_peer,ratio_vs_own_gemm\n";
+  f << "op,type,shape,threads,size,square,library,gflops,peak_gflops,pct_peak,ratio_vs_best_peer,ratio_vs_own_gemm,ratio_vs_fastest_each_round\n";
   for (const Row &r : rows) {
     for (const auto &[lib, g] : r.gflops)
       f << r.op << ',' << r.type << ',' << r.shape << ',' << r.threads << ',' << r.size << ',' << (r.square ? 1 : 0)
         << ',' << lib << ',' << g << ',' << r.peak << ',' << (r.peak > 0 ? 100 * g / r.peak : 0) << ','
-        << (lib == "Tessera" ? r.ratio : 0) << ',' << (lib == "Tessera" ? r.ref_ratio : 0) << '\n';
+        << (lib == "Tessera" ? r.ratio : 0) << ',' << (lib == "Tessera" ? r.ref_ratio : 0) << ','
+        << (lib == "Tessera" ? r.ratio_each_round : 0) << '\n';
   }
 }
 

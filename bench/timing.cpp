@@ -81,15 +81,22 @@ void measure_row(Row &row, std::vector<Runner> &rs, int rounds, double batch_tim
   const size_t L = samples.size() - (ref_flops > 0 ? 1 : 0);  // Tessera and the peers
   row.gflops.clear();
   for (size_t i = 0; i < L; ++i) row.gflops.push_back({rs[i].name, flops / median(samples[i]) * 1e-9});
-  row.ratio = 0;
+  row.ratio = row.ratio_each_round = 0;
   if (L > 1) {
-    std::vector<double> r;
+    // The best peer: the configuration with the fastest median (the one
+    // best_peer names), then Tessera against its samples round by round.
+    size_t best = 1;
+    for (size_t i = 2; i < L; ++i)
+      if (row.gflops[i].second > row.gflops[best].second) best = i;
+    std::vector<double> r, any;
     for (size_t k = 0; k < samples[0].size(); ++k) {
       double fastest = samples[1][k];
       for (size_t i = 2; i < L; ++i) fastest = std::min(fastest, samples[i][k]);
-      r.push_back(fastest / samples[0][k]);
+      r.push_back(samples[best][k] / samples[0][k]);
+      any.push_back(fastest / samples[0][k]);
     }
     row.ratio = median(r);
+    row.ratio_each_round = median(any);
   }
 }
 
