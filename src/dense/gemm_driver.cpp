@@ -243,6 +243,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   p.C = C;
   p.ldc = ldc;
   p.tri = Triangle::all;
+  p.c_cached = double(m) * double(n) * s * sizeof(T) <= kCCachedBytes;
   p.direct = direct;
   set_blocking(p, h);
   if (kg) {  // one row tile; units in column steps (run takes any n); nothing for a unit to pack

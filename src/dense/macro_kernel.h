@@ -94,6 +94,14 @@ inline int units_per_thread(double flops) { return flops < kFewUnitsFlops ? 4 : 
 // per 8-byte element. The work-split models weigh it against the multiply.
 constexpr double kPackCycles = 3.0;
 
+// Bytes of C a call may update and still find in the last-level cache the
+// next time (Zen 5: 32 MiB of L3, shared with the host's other tenants):
+// the complex kernels' k = 2 loop reads C differently on either side of it
+// (gemm_template.inc, kSmallKCachedCols: csyrk 1750×2, 12.25 MB, read 0.93
+// of the time of the prefetching passes; 1900×2, 14.4 MB, even; 2048×2,
+// 16.8 MB, 1.07–1.15).
+constexpr double kCCachedBytes = 12.0 * 1024 * 1024;
+
 // Leases threads for a call of `flops` with at most `max_units` units of work.
 inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int64_t max_units, int *threads) {
   return ThreadPool::instance().acquire_for(h->num_threads, flops, kMinFlopsPerThread, max_units, threads);
@@ -121,6 +129,9 @@ struct Level3Plan {
   // HERK: real alpha and beta scale each part (Netlib's REAL*COMPLEX, no
   // cross terms), and the diagonal's imaginary part is set to zero.
   bool herk = false;
+  // Complex: all of the C this call updates fits the last-level cache
+  // (kCCachedBytes; the kernels' k = 2 loop streams it differently).
+  bool c_cached = false;
   // GEMM with a few rows: the k- or column-grouped tiles' run entry over
   // op(A) packed once (kg_a, shared by every work unit) and op(B) in place
   // (B(l, j) at the tiles' ldb kg_ldb).
@@ -516,7 +527,7 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
             const int64_t d = gj - (ic + r0);
             const T *ar = p.a_in_place ? a + r0 * s : Ap + t * a_ps * s;
             if (cplx)
-              K.ukr_complex(kc, ar, a_ks, a_ps, bp, beta_c, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d);
+              K.ukr_complex(kc, ar, a_ks, a_ps, bp, beta_c, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d, p.c_cached);
             else if (p.b_in_place)
               K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, b + jr * p.B.cs, p.B.rs, p.B.cs, beta_r, c, p.ldc,
                            r1 - r0, nr, p.tri, d);
@@ -576,7 +587,7 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
       T *c = p.C + 2 * (m0 + r0 + jr * p.ldc);
       const int64_t d = jr - (m0 + r0);
       if (b_cols) K.ukr_complex_cols(k, ar, a_ks, a_ps, bp, k, p.beta, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d);
-      else K.ukr_complex(k, ar, a_ks, a_ps, bp, p.beta, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d);
+      else K.ukr_complex(k, ar, a_ks, a_ps, bp, p.beta, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d, p.c_cached);
       if (p.herk) zero_diagonal_imag(p, m0 + r0, m0 + r1, jr, jr + nr);
     });
   }

@@ -304,6 +304,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   p.direct = macs <= direct_max_macs<T, Complex>() || direct_one_kc<T, Complex>(h, n, n, k, opA);
   p.tri = lower ? Triangle::lower : Triangle::upper;
   p.herk = herk;
+  p.c_cached = double(n) * double(n + 1) / 2 * s * sizeof(T) <= kCCachedBytes;
   set_blocking(p, h);
   choose_in_place(p);
   p.m_tiles = ceil_div(n, p.mr_e);
