@@ -96,8 +96,8 @@ constexpr double kPackCycles = 3.0;
 
 // Bytes of C a call may update and still find in the last-level cache the
 // next time (Zen 5: 32 MiB of L3, shared with the host's other tenants):
-// the complex kernels' k = 2 loop reads C differently on either side of it
-// (gemm_template.inc, kSmallKCachedCols: csyrk 1750×2, 12.25 MB, read 0.93
+// the complex kernels' k <= 4 loop reads C differently on either side of it
+// (gemm_template.inc, small_k_cols_cached: csyrk 1750×2, 12.25 MB, read 0.93
 // of the time of the prefetching passes; 1900×2, 14.4 MB, even; 2048×2,
 // 16.8 MB, 1.07–1.15).
 constexpr double kCCachedBytes = 12.0 * 1024 * 1024;
@@ -130,7 +130,7 @@ struct Level3Plan {
   // cross terms), and the diagonal's imaginary part is set to zero.
   bool herk = false;
   // Complex: all of the C this call updates fits the last-level cache
-  // (kCCachedBytes; the kernels' k = 2 loop streams it differently).
+  // (kCCachedBytes; the kernels' k <= 4 loop streams it differently).
   bool c_cached = false;
   // GEMM with a few rows: the k- or column-grouped tiles' run entry over
   // op(A) packed once (kg_a, shared by every work unit) and op(B) in place

@@ -62,7 +62,7 @@ struct GemmKernels {
   // product) or, with beta_real, a real scale of each part (HERK); 0 means C
   // is not read.
   // c_cached: all of the call's C fits the last-level cache (the drivers'
-  // kCCachedBytes), which only changes how the k = 2 loop streams C, never
+  // kCCachedBytes), which only changes how the k <= 4 loop streams C, never
   // a result.
   void (*ukr_complex)(int64_t k, const T *a, int64_t a_ks, int64_t a_ps, const T *b, const T *beta,
                       bool beta_real, T *c, int64_t ldc, int64_t m, int64_t n, Triangle tri, int64_t d,
