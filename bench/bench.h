@@ -141,8 +141,10 @@ struct Row {
   std::string ref_name;
   double ref_gflops = 0, ref_ratio = 0;
 };
-// The fastest peer's GFLOP/s in a row (0 if none), and its name.
+// The fastest peer's GFLOP/s in a row (0 if none), and its name; its index
+// in `gflops` (0 if none: Tessera's).
 double best_peer(const Row &r, std::string *name = nullptr);
+size_t best_peer_index(const Row &r);
 // Times a case whose runner 0 is Tessera (time_case_rounds) into `row`:
 // each library's median GFLOP/s for a call of `flops`, and the paired ratio.
 // With ref_flops > 0 the last runner is the row's reference (see Row), a call

@@ -20,14 +20,18 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-double best_peer(const Row &r, std::string *name) {
-  double best = 0;
+size_t best_peer_index(const Row &r) {
+  size_t best = 0;
   for (size_t i = 1; i < r.gflops.size(); ++i)
-    if (r.gflops[i].second > best) {
-      best = r.gflops[i].second;
-      if (name) *name = r.gflops[i].first;
-    }
+    if (best == 0 || r.gflops[i].second > r.gflops[best].second) best = i;
   return best;
+}
+
+double best_peer(const Row &r, std::string *name) {
+  const size_t i = best_peer_index(r);
+  if (i == 0) return 0;
+  if (name) *name = r.gflops[i].first;
+  return r.gflops[i].second;
 }
 
 void print_header(const std::vector<std::string> &libs, const char *ref) {

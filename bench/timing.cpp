@@ -83,11 +83,9 @@ void measure_row(Row &row, std::vector<Runner> &rs, int rounds, double batch_tim
   for (size_t i = 0; i < L; ++i) row.gflops.push_back({rs[i].name, flops / median(samples[i]) * 1e-9});
   row.ratio = row.ratio_each_round = 0;
   if (L > 1) {
-    // The best peer: the configuration with the fastest median (the one
-    // best_peer names), then Tessera against its samples round by round.
-    size_t best = 1;
-    for (size_t i = 2; i < L; ++i)
-      if (row.gflops[i].second > row.gflops[best].second) best = i;
+    // The best peer: the configuration with the fastest median, then
+    // Tessera against its samples round by round.
+    const size_t best = best_peer_index(row);
     std::vector<double> r, any;
     for (size_t k = 0; k < samples[0].size(); ++k) {
       double fastest = samples[1][k];

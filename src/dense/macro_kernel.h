@@ -97,7 +97,7 @@ constexpr double kPackCycles = 3.0;
 // Bytes of C a call may update and still find in the last-level cache the
 // next time (Zen 5: 32 MiB of L3, shared with the host's other tenants):
 // the complex kernels' k <= 4 loop reads C differently on either side of it
-// (gemm_template.inc, small_k_cols_cached: csyrk 1750×2, 12.25 MB, read 0.93
+// (gemm_template.inc, small_k_cols: csyrk 1750×2, 12.25 MB, read 0.93
 // of the time of the prefetching passes; 1900×2, 14.4 MB, even; 2048×2,
 // 16.8 MB, 1.07–1.15).
 constexpr double kCCachedBytes = 12.0 * 1024 * 1024;
