@@ -141,6 +141,13 @@ struct Row {
   std::string ref_name;
   double ref_gflops = 0, ref_ratio = 0;
 };
+
+// The host may lend our cores to others for a while (steal time), and a
+// probe that ran in such a spell reads low (rows past 100 % of it): measure
+// the peak again at the end of a run and keep the better figure for each
+// row of that thread count (the CSV and the plot; the rows printed during
+// the run used the first probe).
+void refresh_peaks(std::vector<Row> &rows, const std::vector<long> &threads);
 // The fastest peer's GFLOP/s in a row (0 if none), and its name; its index
 // in `gflops` (0 if none: Tessera's).
 double best_peer(const Row &r, std::string *name = nullptr);

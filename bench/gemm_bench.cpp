@@ -188,16 +188,7 @@ int gemm_main(int argc, char **argv) {
         rows.push_back(r);
       }
   tblasDestroy(h);
-  // The host may lend our cores to others for a while (steal time): measure
-  // the peak again at the end and keep the better figure for each row.
-  for (size_t ti = 0; ti < o.threads.size(); ++ti) {
-    Peak again = measure_peak(int(o.threads[ti]));
-    for (Row &r : rows)
-      if (r.threads == o.threads[ti]) {
-        const bool single = r.type == "s" || r.type == "c";
-        r.peak = std::max(r.peak, single ? again.f32 : again.f64);
-      }
-  }
+  refresh_peaks(rows, o.threads);
   std::filesystem::create_directories(o.out);
   const std::string csv = o.out + "/gemm.csv", png = o.out + "/gemm.png";
   write_csv(csv, rows);

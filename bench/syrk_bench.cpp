@@ -290,6 +290,7 @@ int syrk_main(int argc, char **argv) {
         rows.push_back(row);
       }
   tblasDestroy(h);
+  refresh_peaks(rows, o.threads);
   std::filesystem::create_directories(o.out);
   const std::string csv = o.out + "/syrk.csv", png = o.out + "/syrk.png";
   write_csv(csv, rows);
