@@ -167,6 +167,11 @@ void write_csv(const std::string &path, const std::vector<Row> &rows);
 void write_samples_csv(const std::string &path, const std::vector<Row> &rows);
 // Draws GFLOP/s vs size, one panel per (type, threads); needs gnuplot.
 bool write_plot(const std::string &png, const std::string &csv_dir, const std::vector<Row> &rows, const std::string &title);
+// The end of a table run: the peak measured again (refresh_peaks), then
+// out/<stem>.csv, out/samples.csv and the plot out/<stem>.png (its data files
+// under out/<plot_prefix>), each path printed.
+void write_table(std::vector<Row> &rows, const std::vector<long> &threads, const std::string &out,
+                 const std::string &stem, const std::string &plot_prefix, const std::string &title);
 
 int gemm_main(int argc, char **argv);
 int syrk_main(int argc, char **argv);

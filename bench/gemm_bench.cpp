@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
-#include <filesystem>
 #include <random>
 #include <sstream>
 #include <string>
@@ -188,15 +187,7 @@ int gemm_main(int argc, char **argv) {
         rows.push_back(r);
       }
   tblasDestroy(h);
-  refresh_peaks(rows, o.threads);
-  std::filesystem::create_directories(o.out);
-  const std::string csv = o.out + "/gemm.csv", png = o.out + "/gemm.png";
-  write_csv(csv, rows);
-  write_samples_csv(o.out + "/samples.csv", rows);
-  std::printf("\nCSV: %s (every round: samples.csv)\n", csv.c_str());
-  if (write_plot(std::filesystem::absolute(png).string(), std::filesystem::absolute(o.out).string(), rows,
-                 "GEMM " + o.trans + ": Tessera vs peers (GFLOP/s, median)"))
-    std::printf("plot: %s\n", png.c_str());
+  write_table(rows, o.threads, o.out, "gemm", "", "GEMM " + o.trans + ": Tessera vs peers (GFLOP/s, median)");
   return 0;
 }
 

@@ -157,4 +157,18 @@ bool write_plot(const std::string &png, const std::string &dir, const std::vecto
   return std::system(cmd.c_str()) == 0;
 }
 
+void write_table(std::vector<Row> &rows, const std::vector<long> &threads, const std::string &out,
+                 const std::string &stem, const std::string &plot_prefix, const std::string &title) {
+  refresh_peaks(rows, threads);
+  std::filesystem::create_directories(out);
+  const std::string csv = out + "/" + stem + ".csv", png = out + "/" + stem + ".png";
+  write_csv(csv, rows);
+  write_samples_csv(out + "/samples.csv", rows);
+  std::printf("\nCSV: %s (every round: samples.csv)\n", csv.c_str());
+  const std::string dir = std::filesystem::absolute(out).string();
+  if (write_plot(std::filesystem::absolute(png).string(), plot_prefix.empty() ? dir : dir + "/" + plot_prefix, rows,
+                 title))
+    std::printf("plot: %s\n", png.c_str());
+}
+
 }  // namespace bench

@@ -290,15 +290,8 @@ int syrk_main(int argc, char **argv) {
         rows.push_back(row);
       }
   tblasDestroy(h);
-  refresh_peaks(rows, o.threads);
-  std::filesystem::create_directories(o.out);
-  const std::string csv = o.out + "/syrk.csv", png = o.out + "/syrk.png";
-  write_csv(csv, rows);
-  write_samples_csv(o.out + "/samples.csv", rows);
-  std::printf("\nCSV: %s (every round: samples.csv)\n", csv.c_str());
-  if (write_plot(std::filesystem::absolute(png).string(), std::filesystem::absolute(o.out).string() + "/syrk", rows,
-                 std::string("SYRK/HERK ") + o.uplo + o.trans + ": Tessera vs peers (GFLOP/s, median)"))
-    std::printf("plot: %s\n", png.c_str());
+  write_table(rows, o.threads, o.out, "syrk", "syrk",
+              std::string("SYRK/HERK ") + o.uplo + o.trans + ": Tessera vs peers (GFLOP/s, median)");
   return 0;
 }
 
