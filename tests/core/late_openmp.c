@@ -10,7 +10,7 @@
 
 #include "tessera/blas.h"
 
-enum { N = 200 };
+enum { N = 200, kSkip = 77 /* CTest's SKIP_RETURN_CODE */ };
 static double A[N * N], B[N * N];
 
 /* One handle per call: a handle is used by one thread at a time. Returns
@@ -54,8 +54,8 @@ int main(void) {
   }
   void *gomp = dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL);
   if (!gomp) {
-    printf("libgomp.so.1 not found: nothing to check (%s)\n", dlerror());
-    return 0;
+    printf("skipped: libgomp.so.1 not found (%s)\n", dlerror());
+    return kSkip;
   }
   void (*parallel)(void (*)(void *), void *, unsigned, unsigned) =
       (void (*)(void (*)(void *), void *, unsigned, unsigned))dlsym(gomp, "GOMP_parallel");
@@ -66,9 +66,13 @@ int main(void) {
   const struct timespec wait = {0, 120 * 1000 * 1000}; /* past the 50 ms the pool trusts "no runtime" */
   nanosleep(&wait, NULL);
   parallel(region, NULL, 2, 0);
-  if (region_bad || region_calls != 2) {
-    printf("FAIL: %d calls in the region, a failure: %d\n", region_calls, region_bad);
+  if (region_bad) {
+    printf("FAIL: a call inside the region failed or computed a wrong C\n");
     return 1;
+  }
+  if (region_calls < 2) { /* a one-thread team is not an active region: nothing to check */
+    printf("skipped: the runtime gave the region %d thread(s)\n", region_calls);
+    return kSkip;
   }
   if (region_max != 1) {
     printf("FAIL: a call inside the late runtime's parallel region used %d threads\n", region_max);
