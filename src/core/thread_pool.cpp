@@ -1,5 +1,7 @@
 #include "core/thread_pool.h"
 
+#include "core/cpu.h"
+
 #include <dlfcn.h>
 #include <immintrin.h>
 #include <linux/futex.h>
@@ -219,17 +221,25 @@ bool ThreadPool::join(uint32_t gen) {
 
 void ThreadPool::worker_main(int tid, uint32_t seen) {
   t_is_pool_worker = true;
+  const int cpus = available_cores();
   leave_cpu(caller_cpu_.load(std::memory_order_relaxed));  // started next to its creator
   for (;;) {
     uint32_t w = word_.load(std::memory_order_acquire);
     if ((w & ~0xffu) == seen) {
       auto start = std::chrono::steady_clock::now();
+      // The last call ran more threads than the process has CPUs: some share one.
+      const bool crowded = static_cast<int>(w & 0xffu) > cpus;
       for (int spins = 0;; ++spins) {
-        // Spin; after a while, yield if the caller shares this CPU, so that it
-        // can run. On a CPU of its own a worker does not yield: each yield
-        // was a syscall the next dispatch waited behind (2-thread sgemm 96³
-        // calls 10–100 µs apart: 8.3–8.4 → 7.5–7.7 µs a call).
-        if (spins < kSpinBeforeYield || sched_getcpu() != caller_cpu_.load(std::memory_order_relaxed)) _mm_pause();
+        // Spin; after a while, yield if a thread of the call may share this
+        // CPU (the caller's CPU, or more threads than CPUs), so that it can
+        // run. On a CPU of its own a worker does not yield: each yield was a
+        // syscall the next dispatch waited behind (2-thread sgemm 96³ calls
+        // 10–100 µs apart: 8.3–8.4 → 7.5–7.7 µs a call). Crowded, pure spins
+        // took the CPU from a computing thread (3- and 4-thread dgemm 200³
+        // on 2 CPUs: 1.25–1.75× the time).
+        if (spins < kSpinBeforeYield ||
+            (!crowded && sched_getcpu() != caller_cpu_.load(std::memory_order_relaxed)))
+          _mm_pause();
         else sched_yield();
         w = word_.load(std::memory_order_acquire);
         if ((w & ~0xffu) != seen) break;
