@@ -141,13 +141,6 @@ struct Row {
   std::string ref_name;
   double ref_gflops = 0, ref_ratio = 0;
 };
-
-// The host may lend our cores to others for a while (steal time), and a
-// probe that ran in such a spell reads low (rows past 100 % of it): measure
-// the peak again at the end of a run and keep the better figure for each
-// row of that thread count (the CSV and the plot; the rows printed during
-// the run used the first probe).
-void refresh_peaks(std::vector<Row> &rows, const std::vector<long> &threads);
 // The fastest peer's GFLOP/s in a row (0 if none), and its name; its index
 // in `gflops` (0 if none: Tessera's).
 double best_peer(const Row &r, std::string *name = nullptr);
@@ -167,9 +160,12 @@ void write_csv(const std::string &path, const std::vector<Row> &rows);
 void write_samples_csv(const std::string &path, const std::vector<Row> &rows);
 // Draws GFLOP/s vs size, one panel per (type, threads); needs gnuplot.
 bool write_plot(const std::string &png, const std::string &csv_dir, const std::vector<Row> &rows, const std::string &title);
-// The end of a table run: the peak measured again (refresh_peaks), then
-// out/<stem>.csv, out/samples.csv and the plot out/<stem>.png (its data files
-// under out/<plot_prefix>), each path printed.
+// The end of a table run: the FMA peak measured again for each thread count,
+// each row keeping the better figure (the host may lend our cores to others
+// for a while, and a first probe in such a spell reads low: rows past 100 %;
+// the rows printed during the run used it), then out/<stem>.csv,
+// out/samples.csv and the plot out/<stem>.png (its data files under
+// out/<plot_prefix>), each path printed.
 void write_table(std::vector<Row> &rows, const std::vector<long> &threads, const std::string &out,
                  const std::string &stem, const std::string &plot_prefix, const std::string &title);
 

@@ -53,15 +53,4 @@ Peak measure_peak(int threads) {
   return p;
 }
 
-void refresh_peaks(std::vector<Row> &rows, const std::vector<long> &threads) {
-  for (long t : threads) {
-    const Peak again = measure_peak(int(t));
-    for (Row &r : rows)
-      if (r.threads == t) {
-        const bool single = r.type == "s" || r.type == "c";
-        r.peak = std::max(r.peak, single ? again.f32 : again.f64);
-      }
-  }
-}
-
 }  // namespace bench
