@@ -60,6 +60,8 @@ void tessera_gemm(tblasHandle_t h, tblasOperation_t ta, tblasOperation_t tb, lon
 // Measured FMA peak in GFLOP/s for `threads` threads (fp64 and fp32).
 struct Peak {
   double f64 = 0, f32 = 0;
+  // The peak for a BLAS type letter: single precision (s, c) or double (d, z).
+  double for_type(char type) const { return type == 's' || type == 'c' ? f32 : f64; }
 };
 Peak measure_peak(int threads);
 

@@ -172,7 +172,7 @@ int gemm_main(int argc, char **argv) {
     for (size_t ti = 0; ti < o.threads.size(); ++ti)
       for (const Shape &s : o.shapes) {
         const int t = int(o.threads[ti]);
-        const double peak = (type == 's' || type == 'c') ? peaks[ti].f32 : peaks[ti].f64;
+        const double peak = peaks[ti].for_type(type);
         ++done;
         if (tty) std::fprintf(stderr, "\r[%zu/%zu] %cgemm %ldx%ldx%ld, %d thread(s)...", done, total, type, s.m, s.n, s.k, t);
         Row r;

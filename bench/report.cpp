@@ -162,7 +162,7 @@ void write_table(std::vector<Row> &rows, const std::vector<long> &threads, const
   for (long t : threads) {
     const Peak again = measure_peak(int(t));
     for (Row &r : rows)
-      if (r.threads == t) r.peak = std::max(r.peak, r.type == "s" || r.type == "c" ? again.f32 : again.f64);
+      if (r.threads == t) r.peak = std::max(r.peak, again.for_type(r.type[0]));
   }
   std::filesystem::create_directories(out);
   const std::string csv = out + "/" + stem + ".csv", png = out + "/" + stem + ".png";

@@ -279,7 +279,7 @@ int syrk_main(int argc, char **argv) {
     for (size_t ti = 0; ti < o.threads.size(); ++ti)
       for (auto [n, k] : o.shapes) {
         const int t = int(o.threads[ti]);
-        const double peak = (r[0] == 's' || r[0] == 'c') ? peaks[ti].f32 : peaks[ti].f64;
+        const double peak = peaks[ti].for_type(r[0]);
         Row row;
         if (r == "ssyrk") row = run_syrk_case<float, float>(h, peers, r, n, k, t, o, peak, rng);
         else if (r == "dsyrk") row = run_syrk_case<double, double>(h, peers, r, n, k, t, o, peak, rng);
