@@ -83,8 +83,15 @@ constexpr double kSharedLineCycles = 100.0;
 // Picks the tm × tn grid of `units` work units minimising the largest unit's
 // estimated cycles: its tiles (compute) plus the panels it must pack (each
 // unit packs its own rows of A and columns of B over all of k, unless they
-// are read in place). Returns that cost, or a negative value if no grid fits
-// the tiles.
+// are read in place; on the blocked path its rows of A once for each jc
+// block of its columns). Returns that cost, or a negative value if no grid
+// fits the tiles.
+// (The jc blocks: with A priced once, 2 threads took 2 × 1 grids whose units
+// span more than one jc block — repacking their half of A — where 1 × 2
+// packs all of A once. Zen 5, 2 threads, grids forced, separate steady runs
+// alternating, time 1 × 2 ÷ 2 × 1 for the shapes this moved: sgemm 2048³
+// 0.979–0.988, 4000×2000×500 0.96–0.99; dgemm 1500³ 0.92–0.96; cgemm 1024³
+// 0.983–0.985, zgemm 1024³ 0.98–1.00.)
 template <typename T>
 double choose_grid(Level3Plan<T> &p, int units) {
   double best = -1;
@@ -93,7 +100,8 @@ double choose_grid(Level3Plan<T> &p, int units) {
     const int tn = units / tm;
     if (tm > p.m_tiles || tn > p.n_tiles) continue;
     const double rows = double(ceil_div(p.m_tiles, tm) * p.mr_e), cols = double(ceil_div(p.n_tiles, tn) * unit_cols(p));
-    const double cost = unit_cycles(p, rows * cols, rows, cols) + (tm > 1 ? cols * kSharedLineCycles : 0.0);
+    const double a_packs = p.direct ? 1.0 : std::ceil(cols / double(jc_cap(p)));
+    const double cost = unit_cycles(p, rows * cols, rows * a_packs, cols) + (tm > 1 ? cols * kSharedLineCycles : 0.0);
     if (best < 0 || cost < best) {
       best = cost;
       p.tm = tm;
