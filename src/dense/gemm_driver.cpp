@@ -74,11 +74,19 @@ void gemm_task(void *ctx, int slot, int nslots) {
   });
 }
 
-// A unit boundary between rows of C lies inside a cache line of every column
-// it crosses (columns start anywhere within a line), and the two units'
-// threads write that line at about the same time (both walk the columns in
-// order): cycles per column of a unit with a unit below it.
-constexpr double kSharedLineCycles = 100.0;
+// Units stacked in a column of the grid (tm > 1) write alternate runs of
+// every column of C they share, and on this host that costs far more than
+// the cache lines the runs share at their ends: cycles (the model's, below)
+// per column for each pass over C (each KC block on the blocked path; one
+// on the direct path). Zen 5, 2 threads, grids forced, separate steady runs:
+// 2 × 1 took longer than 1 × 2 by ~2200 per column-pass at sgemm 256³
+// (direct; 128 → 90 µs), ~1400 at 512³ (800 → 697 µs), ~2700 at dgemm 768³
+// (5096 → 4617 µs), ~2450 at zgemm 256³ (784 → 690 µs); 2 × 2 and 4 × 1
+// read likewise against 1 × 4. With 100 per column the model had taken 2 × 1
+// at sgemm / dgemm 512³ and zgemm 256³. Tall shapes keep their row splits:
+// at 20000×64×64 and 2000×48×512 they packed half of A where 1 × 2 packs all
+// of it (2 × 1 took 0.70–0.82 of 1 × 2's time).
+constexpr double kSharedColumnCycles = 2000.0;
 
 // Picks the tm × tn grid of `units` work units minimising the largest unit's
 // estimated cycles: its tiles (compute) plus the panels it must pack (each
@@ -92,6 +100,16 @@ constexpr double kSharedLineCycles = 100.0;
 // alternating, time 1 × 2 ÷ 2 × 1 for the shapes this moved: sgemm 2048³
 // 0.979–0.988, 4000×2000×500 0.96–0.99; dgemm 1500³ 0.92–0.96; cgemm 1024³
 // 0.983–0.985, zgemm 1024³ 0.98–1.00.)
+// The largest of `parts` parts of `len` elements in `tiles` tiles of `tile`
+// (the last one partial), part u holding tiles [u·tiles/parts,
+// (u+1)·tiles/parts) as gemm_task cuts them.
+inline int64_t largest_part(int64_t len, int64_t tiles, int parts, int64_t tile) {
+  int64_t most = 0;
+  for (int u = 0; u < parts; ++u)
+    most = std::max(most, std::min(len, tiles * (u + 1) / parts * tile) - tiles * u / parts * tile);
+  return most;
+}
+
 template <typename T>
 double choose_grid(Level3Plan<T> &p, int units) {
   double best = -1;
@@ -99,9 +117,16 @@ double choose_grid(Level3Plan<T> &p, int units) {
     if (units % tm) continue;
     const int tn = units / tm;
     if (tm > p.m_tiles || tn > p.n_tiles) continue;
-    const double rows = double(ceil_div(p.m_tiles, tm) * p.mr_e), cols = double(ceil_div(p.n_tiles, tn) * unit_cols(p));
+    // The largest unit's rows and columns as gemm_task cuts them, a last
+    // partial tile at its width (as whole tiles, 4000×16×256 had split its
+    // 12 + 4 columns rather than its rows, and 3000×30×30 its rows rather
+    // than 12 + 18 columns).
+    const double rows = double(largest_part(p.m, p.m_tiles, tm, p.mr_e));
+    const double cols = double(largest_part(p.n, p.n_tiles, tn, unit_cols(p)));
+    const double passes = p.direct ? 1.0 : std::ceil(double(p.k) / double(p.kc_e));
     const double a_packs = p.direct ? 1.0 : std::ceil(cols / double(jc_cap(p)));
-    const double cost = unit_cycles(p, rows * cols, rows * a_packs, cols) + (tm > 1 ? cols * kSharedLineCycles : 0.0);
+    const double cost =
+        unit_cycles(p, rows * cols, rows * a_packs, cols) + (tm > 1 ? cols * passes * kSharedColumnCycles : 0.0);
     if (best < 0 || cost < best) {
       best = cost;
       p.tm = tm;
