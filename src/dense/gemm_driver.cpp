@@ -88,6 +88,16 @@ void gemm_task(void *ctx, int slot, int nslots) {
 // of it (2 × 1 took 0.70–0.82 of 1 × 2's time).
 constexpr double kSharedColumnCycles = 2000.0;
 
+// The largest of `parts` parts of `len` elements in `tiles` tiles of `tile`
+// (the last one partial), part u holding tiles [u·tiles/parts,
+// (u+1)·tiles/parts) as gemm_task cuts them.
+inline int64_t largest_part(int64_t len, int64_t tiles, int parts, int64_t tile) {
+  int64_t most = 0;
+  for (int u = 0; u < parts; ++u)
+    most = std::max(most, std::min(len, tiles * (u + 1) / parts * tile) - tiles * u / parts * tile);
+  return most;
+}
+
 // Picks the tm × tn grid of `units` work units minimising the largest unit's
 // estimated cycles: its tiles (compute) plus the panels it must pack (each
 // unit packs its own rows of A and columns of B over all of k, unless they
@@ -100,16 +110,6 @@ constexpr double kSharedColumnCycles = 2000.0;
 // alternating, time 1 × 2 ÷ 2 × 1 for the shapes this moved: sgemm 2048³
 // 0.979–0.988, 4000×2000×500 0.96–0.99; dgemm 1500³ 0.92–0.96; cgemm 1024³
 // 0.983–0.985, zgemm 1024³ 0.98–1.00.)
-// The largest of `parts` parts of `len` elements in `tiles` tiles of `tile`
-// (the last one partial), part u holding tiles [u·tiles/parts,
-// (u+1)·tiles/parts) as gemm_task cuts them.
-inline int64_t largest_part(int64_t len, int64_t tiles, int parts, int64_t tile) {
-  int64_t most = 0;
-  for (int u = 0; u < parts; ++u)
-    most = std::max(most, std::min(len, tiles * (u + 1) / parts * tile) - tiles * u / parts * tile);
-  return most;
-}
-
 template <typename T>
 double choose_grid(Level3Plan<T> &p, int units) {
   double best = -1;
