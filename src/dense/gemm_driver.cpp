@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <utility>
 
 #include "dense/kernels/gemm_kernels.h"
 #include "dense/macro_kernel.h"
@@ -54,18 +55,21 @@ size_t kgroup_a_bytes(const KGroupKernels<T> &kg, int64_t k) {
   return size_t(2 * kg.rows) * size_t(k) * sizeof(T);
 }
 
+// Elements [lo, hi) of part u of `parts` over `len` elements in `tiles`
+// tiles of `tile` (the last one partial): contiguous ranges of whole tiles,
+// part u holding tiles [u·tiles/parts, (u+1)·tiles/parts).
+inline std::pair<int64_t, int64_t> unit_range(int64_t len, int64_t tiles, int parts, int u, int64_t tile) {
+  return {tiles * u / parts * tile, std::min(len, tiles * (u + 1) / parts * tile)};
+}
+
 // Threads claim units (blocks of whole tiles of C) from a counter until none
 // are left; the caller alone can finish them all if a worker starts late.
 template <typename T>
 void gemm_task(void *ctx, int slot, int nslots) {
   Level3Plan<T> &p = *static_cast<Level3Plan<T> *>(ctx);
   for_each_unit(p, nslots, p.tm * p.tn, [&](int u) {
-    const int ui = u % p.tm, uj = u / p.tm;
-    // Contiguous ranges of whole tiles; unit i of t gets tiles [i*T/t, (i+1)*T/t).
-    const int64_t mt0 = p.m_tiles * ui / p.tm, mt1 = p.m_tiles * (ui + 1) / p.tm;
-    const int64_t nt0 = p.n_tiles * uj / p.tn, nt1 = p.n_tiles * (uj + 1) / p.tn;
-    const int64_t m0 = mt0 * p.mr_e, m1 = std::min(p.m, mt1 * p.mr_e);
-    const int64_t nu = unit_cols(p), n0 = nt0 * nu, n1 = std::min(p.n, nt1 * nu);
+    const auto [m0, m1] = unit_range(p.m, p.m_tiles, p.tm, u % p.tm, p.mr_e);
+    const auto [n0, n1] = unit_range(p.n, p.n_tiles, p.tn, u / p.tm, unit_cols(p));
     if (m0 >= m1 || n0 >= n1) return;
     if (p.kg_run)
       p.kg_run(p.k, p.alpha[0], p.kg_a, p.B.p + n0 * p.B.cs, p.kg_ldb, p.beta[0], p.C + n0 * p.ldc, p.ldc, p.m, n1 - n0);
@@ -88,13 +92,13 @@ void gemm_task(void *ctx, int slot, int nslots) {
 // of it (2 × 1 took 0.70–0.82 of 1 × 2's time).
 constexpr double kSharedColumnCycles = 2000.0;
 
-// The largest of `parts` parts of `len` elements in `tiles` tiles of `tile`
-// (the last one partial), part u holding tiles [u·tiles/parts,
-// (u+1)·tiles/parts) as gemm_task cuts them.
+// The largest of unit_range's parts.
 inline int64_t largest_part(int64_t len, int64_t tiles, int parts, int64_t tile) {
   int64_t most = 0;
-  for (int u = 0; u < parts; ++u)
-    most = std::max(most, std::min(len, tiles * (u + 1) / parts * tile) - tiles * u / parts * tile);
+  for (int u = 0; u < parts; ++u) {
+    const auto [lo, hi] = unit_range(len, tiles, parts, u, tile);
+    most = std::max(most, hi - lo);
+  }
   return most;
 }
 
@@ -124,7 +128,7 @@ double choose_grid(Level3Plan<T> &p, int units) {
     const double rows = double(largest_part(p.m, p.m_tiles, tm, p.mr_e));
     const double cols = double(largest_part(p.n, p.n_tiles, tn, unit_cols(p)));
     const double passes = p.direct ? 1.0 : std::ceil(double(p.k) / double(p.kc_e));
-    const double a_packs = p.direct ? 1.0 : std::ceil(cols / double(jc_cap(p)));
+    const double a_packs = p.direct ? 1.0 : double(jc_blocks(p, int64_t(cols)));
     const double cost =
         unit_cycles(p, rows * cols, rows * a_packs, cols) + (tm > 1 ? cols * passes * kSharedColumnCycles : 0.0);
     if (best < 0 || cost < best) {
@@ -140,9 +144,9 @@ double choose_grid(Level3Plan<T> &p, int units) {
 // thread, whichever gives the least estimated time per thread. Every unit
 // repacks full-k panels, which dominates when k is large against m and n
 // (e.g. 64×64×20000), and pays costs the model leaves out (re-reading
-// operands read in place, its own tile walk, cache lines of C shared with a
-// neighbouring unit): more units must win by 10 % to be chosen. (Measured,
-// 2 threads, alternating builds, against the old rule: sgemm 128³ 30.9 →
+// operands read in place, its own tile walk): more units must win by 10 %
+// to be chosen. (Measured, 2 threads, alternating builds, against the old
+// rule: sgemm 128³ 30.9 →
 // 26.1 µs, zgemm 64³ 32.6 → 27.3 µs, sgemm 2048×2048×32 2.09 → 1.83 ms,
 // 64×64×20000 1.21 → 1.14 ms; after 1 ms idle — workers asleep, the case
 // several units per thread were for — within 5 % either way.)

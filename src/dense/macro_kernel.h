@@ -341,10 +341,14 @@ template <typename T>
 int64_t jc_cap(const Level3Plan<T> &p) {
   return std::max<int64_t>(p.nr, (p.nc + p.nc / 4) / p.nr * p.nr);
 }
+// The number of jc blocks of a unit `cols` wide (an empty unit: 1, nothing runs).
+template <typename T>
+int64_t jc_blocks(const Level3Plan<T> &p, int64_t cols) {
+  return std::max<int64_t>(1, ceil_div(cols, jc_cap(p)));
+}
 template <typename T>
 int64_t jc_block(const Level3Plan<T> &p, int64_t cols) {
-  const int64_t blocks = std::max<int64_t>(1, ceil_div(cols, jc_cap(p)));  // an empty unit: 1 (nothing runs)
-  return ceil_div(ceil_div(cols, blocks), p.nr) * p.nr;
+  return ceil_div(ceil_div(cols, jc_blocks(p, cols)), p.nr) * p.nr;
 }
 
 // Workspace per thread for work units of at most `rows` × `cols` elements of
