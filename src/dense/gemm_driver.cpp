@@ -146,10 +146,10 @@ double choose_grid(Level3Plan<T> &p, int units) {
 // (e.g. 64×64×20000), and pays costs the model leaves out (re-reading
 // operands read in place, its own tile walk): more units must win by 10 %
 // to be chosen. (Measured, 2 threads, alternating builds, against the old
-// rule: sgemm 128³ 30.9 →
-// 26.1 µs, zgemm 64³ 32.6 → 27.3 µs, sgemm 2048×2048×32 2.09 → 1.83 ms,
-// 64×64×20000 1.21 → 1.14 ms; after 1 ms idle — workers asleep, the case
-// several units per thread were for — within 5 % either way.)
+// rule: sgemm 128³ 30.9 → 26.1 µs, zgemm 64³ 32.6 → 27.3 µs, sgemm
+// 2048×2048×32 2.09 → 1.83 ms, 64×64×20000 1.21 → 1.14 ms; after 1 ms idle
+// — workers asleep, the case several units per thread were for — within
+// 5 % either way.)
 template <typename T>
 void choose_units(Level3Plan<T> &p, int threads, double flops) {
   p.tm = p.tn = 1;
