@@ -4,10 +4,15 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 #include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <xmmintrin.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <thread>
 #include <vector>
@@ -209,6 +214,87 @@ TEST(Core, NestedAndConcurrentLeasesRunSerially) {
   }, &count);
   EXPECT_GE(count.participants.load(), 1);
   EXPECT_EQ(count.granted.load(), count.participants.load());
+}
+
+// A child of fork() gets workers of its own (ThreadPool::reset_in_fork_child):
+// the parent's workers do not exist in it, and a lease another parent thread
+// held at the fork is free there. Before, the child ran every call on its
+// caller alone, or took a lease that no thread would ever release.
+TEST(Core, ForkedChildGetsWorkersOfItsOwn) {
+  auto &pool = tessera::ThreadPool::instance();
+  tblasHandle_t h;
+  ASSERT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS);
+  ASSERT_EQ(tblasSetNumThreads(h, 2), TESSERA_STATUS_SUCCESS);
+  const int64_t n = 300;
+  std::vector<double> A(n * n), B(n * n), C(n * n), Cchild(n * n);
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  for (auto *v : {&A, &B}) for (double &x : *v) x = dist(rng);
+  const double one = 1, zero = 0;
+  ASSERT_EQ(tblasDgemm(h, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &one, A.data(), n, B.data(), n, &zero, C.data(), n),
+            TESSERA_STATUS_SUCCESS);  // the parent's workers exist now
+
+  // Another thread holds the lease across the fork.
+  std::atomic<int> state{0};  // 1: lease held, 2: may release it
+  std::thread holder([&] {
+    auto lease = pool.acquire(2);
+    state = 1;
+    while (state.load() != 2) std::this_thread::yield();
+  });
+  while (state.load() != 1) std::this_thread::yield();
+
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {  // the child: report through the exit code, never return into the test runner
+    int code = 0;
+    {
+      auto lease = pool.acquire(2);
+      if (lease.granted() != 2) code |= 1;
+      std::atomic<bool> worker_ran{false};
+      if (lease.granted() == 2)
+        lease.run(2, [](void *ctx, int slot, int) {
+          auto &ran = *static_cast<std::atomic<bool> *>(ctx);
+          if (slot > 0) {
+            ran = true;
+            return;
+          }
+          // The caller may finish a task alone; here it waits for a worker.
+          const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+          while (!ran.load() && std::chrono::steady_clock::now() < end) std::this_thread::yield();
+        }, &worker_ran);
+      if (!worker_ran.load()) code |= 2;
+    }
+    tblasHandle_t hc;
+    if (tblasCreate(&hc) != TESSERA_STATUS_SUCCESS || tblasSetNumThreads(hc, 2) != TESSERA_STATUS_SUCCESS) _exit(code | 4);
+    int used = 0;
+    if (tblasDgemm(hc, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &one, A.data(), n, B.data(), n, &zero, Cchild.data(), n) !=
+            TESSERA_STATUS_SUCCESS ||
+        tblasGetLastThreads(hc, &used) != TESSERA_STATUS_SUCCESS || used != 2)
+      code |= 8;
+    if (std::memcmp(Cchild.data(), C.data(), C.size() * sizeof(double)) != 0) code |= 16;
+    if (tblasDestroy(hc) != TESSERA_STATUS_SUCCESS || tblasDestroy(h) != TESSERA_STATUS_SUCCESS) code |= 32;
+    _exit(code);
+  }
+  state = 2;
+  holder.join();
+  int status = 0;
+  pid_t done = 0;
+  for (int i = 0; i < 600 && (done = waitpid(pid, &status, WNOHANG)) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (done == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    FAIL() << "the forked child hung";
+  }
+  ASSERT_TRUE(WIFEXITED(status)) << "the forked child crashed";
+  const int code = WEXITSTATUS(status);
+  EXPECT_EQ(code & 1, 0) << "the child's lease was still held by a parent thread";
+  EXPECT_EQ(code & 2, 0) << "no worker joined a task in the child";
+  EXPECT_EQ(code & 4, 0) << "the child could not create a handle";
+  EXPECT_EQ(code & 8, 0) << "the child's 2-thread GEMM failed or ran on fewer threads";
+  EXPECT_EQ(code & 16, 0) << "the child's GEMM differs from the parent's";
+  EXPECT_EQ(code & 32, 0) << "the child could not destroy its handles";
+  EXPECT_EQ(tblasDestroy(h), TESSERA_STATUS_SUCCESS);
 }
 
 TEST(Core, OpenMPParallelRegionGetsOneThread) {

@@ -2,6 +2,8 @@
 
 #include "core/alloc.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -11,8 +13,16 @@ namespace tessera {
 
 namespace {
 // Leaked on purpose: entry points may run during static destruction.
+// Held across fork() (taken before, released after in parent and child), so
+// a child never inherits it locked by a parent thread that is not there to
+// release it, nor the map half-updated.
 std::mutex &registry_mutex() {
-  static std::mutex *m = new std::mutex();
+  static std::mutex *m = [] {
+    auto *mu = new std::mutex();
+    pthread_atfork([] { registry_mutex().lock(); }, [] { registry_mutex().unlock(); },
+                   [] { registry_mutex().unlock(); });
+    return mu;
+  }();
   return *m;
 }
 std::unordered_map<const void *, ObjectKind> &registry() {

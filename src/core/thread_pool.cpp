@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <immintrin.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <climits>
 #include <cmath>
 #include <limits>
+#include <new>
 
 #include <chrono>
 
@@ -121,11 +123,42 @@ class SleepAwayFrom {
 
 }  // namespace
 
+namespace {
+// The pool once created, for the fork handler (which must not run
+// instance()'s initialisation: another thread of the parent may have been
+// inside it).
+std::atomic<ThreadPool *> g_pool{nullptr};
+void pool_in_fork_child() {
+  if (ThreadPool *pool = g_pool.load(std::memory_order_acquire)) pool->reset_in_fork_child();
+}
+}  // namespace
+
 ThreadPool &ThreadPool::instance() {
   // Intentionally leaked: workers must outlive static destructors of programs
   // that call BLAS from their own static destructors.
-  static ThreadPool *pool = new ThreadPool();
+  static ThreadPool *pool = [] {
+    auto *p = new ThreadPool();
+    g_pool.store(p, std::memory_order_release);
+    pthread_atfork(nullptr, nullptr, &pool_in_fork_child);
+    return p;
+  }();
   return *pool;
+}
+
+// (A forked child — Python's multiprocessing, a shell-out from a worker
+// process — had run every later call on its caller alone: the dispatch
+// counted workers that did not exist, and a lease held by another parent
+// thread at the fork stayed taken forever.)
+void ThreadPool::reset_in_fork_child() {
+  // The parent's std::thread objects are leaked: joining, detaching or
+  // destroying them (joinable) names threads that do not exist here.
+  new std::vector<std::thread>(std::move(workers_));
+  workers_.clear();
+  new (&lease_mutex_) std::mutex();
+  word_.store(0, std::memory_order_relaxed);
+  gate_.store(0, std::memory_order_relaxed);
+  sleepers_.store(0, std::memory_order_relaxed);
+  caller_cpu_.store(-1, std::memory_order_relaxed);
 }
 
 ThreadPool::~ThreadPool() {

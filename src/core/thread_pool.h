@@ -61,6 +61,12 @@ class ThreadPool {
   // Number of worker threads started so far (not counting callers).
   int workers() const { return static_cast<int>(workers_.size()); }
 
+  // In the child of fork() only the forking thread exists: the workers, and
+  // any thread that held the lease, stayed in the parent. Registered with
+  // pthread_atfork when the pool is created; forgets the parent's workers
+  // (the next multi-threaded call starts new ones) and frees the lease.
+  void reset_in_fork_child();
+
   ~ThreadPool();
 
   static constexpr int kMaxThreads = 255;  // task count lives in 8 bits of the dispatch word

@@ -13,6 +13,10 @@ import subprocess
 import sys
 
 
+def square(x):
+    return x @ x
+
+
 def child():
     import numpy as np
     rng = np.random.default_rng(0)
@@ -29,6 +33,16 @@ def child():
             err = float(np.max(np.abs(got - ref)) / np.max(np.abs(ref)))
             print("%-10s %-8s relative error %.2e" % (dt.__name__, what, err))
             assert err < (1e-5 if single else 1e-13), (dt, what, err)
+    # Python's multiprocessing (fork): children of a process whose Tessera
+    # pool has started workers compute the same bits (any thread count
+    # does) and finish.
+    import multiprocessing
+    x = rng.standard_normal((600, 600))
+    want = square(x)
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        got = pool.map(square, [x] * 4)
+    assert all(np.array_equal(g, want) for g in got), "a forked child's product differs"
+    print("multiprocessing (fork): 4 products in child processes equal the parent's")
     ok = np.linalg.test(extra_argv=["-q", "-p", "no:cacheprovider"])
     print("numpy.linalg.test:", "passed" if ok else "FAILED")
     sys.exit(0 if ok else 1)
