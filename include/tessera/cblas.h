@@ -44,7 +44,8 @@ void cblas_xerbla(int info, const char *rout, const char *form, ...);
 /* Tessera's own: how many threads the BLAS-ABI routines (CBLAS and Fortran)
  * use, process-wide, from their next call on any thread (as
  * openblas_set_num_threads does for OpenBLAS); threads <= 0 restores the
- * default: all cores the process may use, or TESSERA_NUM_THREADS. The getter
+ * default: TESSERA_NUM_THREADS, else the first entry of OMP_NUM_THREADS,
+ * else all cores the process may use. The getter
  * reports the count calls use now. */
 void tessera_blas_set_num_threads(int threads);
 int tessera_blas_get_num_threads(void);

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 
 #include "abi/blas_abi.h"
 #include "abi/blas_calls.h"
@@ -9,10 +11,34 @@ namespace tessera::abi {
 
 namespace {
 // The thread count set with tessera_blas_set_num_threads (0: none set, each
-// handle keeps its default: all cores the process may use, or
-// TESSERA_NUM_THREADS). Process-wide, as openblas_set_num_threads is: the
+// handle keeps its default, abi_default_threads). Process-wide, as openblas_set_num_threads is: the
 // per-thread handles pick it up at their next call.
 std::atomic<int> g_threads{0};
+
+// A thread count from the environment: `name`'s value, or with `list` its
+// first entry (OMP_NUM_THREADS="4,2" for nested levels); 0 when unset or not
+// a count in 1..255 (the native default's range for TESSERA_NUM_THREADS).
+int env_threads(const char *name, bool list) {
+  const char *s = std::getenv(name);
+  if (!s) return 0;
+  char *end = nullptr;
+  const long long v = std::strtoll(s, &end, 10);
+  if (end == s || v < 1 || v > 255) return 0;
+  while (std::isspace(static_cast<unsigned char>(*end))) ++end;
+  return *end == '\0' || (list && *end == ',') ? int(v) : 0;
+}
+
+// The default of the ABI's handles: the native default (TESSERA_NUM_THREADS,
+// or all cores the process may use) unless TESSERA_NUM_THREADS is not set
+// and OMP_NUM_THREADS is. As a drop-in libblas.so.3 Tessera runs under MPI
+// ranks and job scripts that set OMP_NUM_THREADS=1 to keep each rank's BLAS
+// on one core; OpenBLAS, BLIS and MKL honour it. The native API's handles
+// keep their own default.
+int abi_default_threads(int native_default) {
+  if (env_threads("TESSERA_NUM_THREADS", false) > 0) return native_default;
+  const int omp = env_threads("OMP_NUM_THREADS", true);
+  return omp > 0 ? omp : native_default;
+}
 
 struct ThreadHandle {
   tblasHandle_t h = nullptr;
@@ -33,6 +59,8 @@ tblasHandle_t thread_handle() {
       return nullptr;
     }
     tblasGetNumThreads(t.h, &t.deflt);
+    t.deflt = abi_default_threads(t.deflt);
+    tblasSetNumThreads(t.h, t.deflt);
   }
   const int want = g_threads.load(std::memory_order_relaxed);
   if (want != t.applied) {
