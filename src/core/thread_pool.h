@@ -85,17 +85,22 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   // (generation << 8) | task count: one atomic snapshot, so a worker never pairs
   // one call's generation with another call's task count.
+  // The call's task, its MXCSR and the caller's CPU share the word's cache
+  // line: a worker seeing a new word has them too. (Apart, they cost a
+  // worker one more line from the caller's core before it could start; on
+  // this VM a line crossing cores takes ~200 ns.)
   alignas(64) std::atomic<uint32_t> word_{0};
-  // (generation << 32) | closed bit | number of workers that joined.
-  alignas(64) std::atomic<uint64_t> gate_{0};
-  alignas(64) std::atomic<int> sleepers_{0};
-  std::atomic<bool> stop_{false};
   TaskFn fn_ = nullptr;
-  void *ctx_ = nullptr;
+  // Atomic (relaxed): a worker reads it before joining, to prefetch.
+  std::atomic<void *> ctx_{nullptr};
   uint32_t mxcsr_ = 0;
   // The CPU the dispatching caller ran on (-1: unknown), for workers waking
   // from sleep (see worker_main).
   std::atomic<int> caller_cpu_{-1};
+  // (generation << 32) | closed bit | number of workers that joined.
+  alignas(64) std::atomic<uint64_t> gate_{0};
+  alignas(64) std::atomic<int> sleepers_{0};
+  std::atomic<bool> stop_{false};
 };
 
 }  // namespace tessera

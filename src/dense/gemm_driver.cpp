@@ -67,7 +67,7 @@ inline std::pair<int64_t, int64_t> unit_range(int64_t len, int64_t tiles, int pa
 template <typename T>
 void gemm_task(void *ctx, int slot, int nslots) {
   Level3Plan<T> &p = *static_cast<Level3Plan<T> *>(ctx);
-  for_each_unit(p, nslots, p.tm * p.tn, [&](int u) {
+  for_each_unit(p, slot, nslots, p.tm * p.tn, [&](int u) {
     const auto [m0, m1] = unit_range(p.m, p.m_tiles, p.tm, u % p.tm, p.mr_e);
     const auto [n0, n1] = unit_range(p.n, p.n_tiles, p.tn, u / p.tm, unit_cols(p));
     if (m0 >= m1 || n0 >= n1) return;

@@ -142,19 +142,24 @@ struct Level3Plan {
   int64_t m_tiles = 0, n_tiles = 0;
   std::vector<int64_t> strips;  // SYRK: column boundaries of the work units (empty: one unit, all columns)
   Workspace *ws = nullptr;
-  std::atomic<int> next_unit{0};
+  // The next unit to claim; unit 0 is the caller's (slot 0) unclaimed.
+  std::atomic<int> next_unit{1};
 };
 
 // Runs f(u) for work units u = 0 .. units-1, each once: claimed from
 // p.next_unit (the pool contract: a late worker finds nothing left), or on a
 // one-thread call in order without the atomic read-modify-writes (two
-// `lock xadd` were 20 % of a 4×4×4 dgemm call).
+// `lock xadd` were 20 % of a 4×4×4 dgemm call). The caller (slot 0, which
+// always runs) starts on unit 0 without claiming it: the counter's line is
+// where the worker's last claim left it, in the other core's cache, and on
+// this VM a line crossing cores takes ~200 ns (ping-pong, 2 vCPUs).
 template <typename T, typename F>
-inline void for_each_unit(Level3Plan<T> &p, int nslots, int units, F f) {
+inline void for_each_unit(Level3Plan<T> &p, int slot, int nslots, int units, F f) {
   if (nslots == 1) {
     for (int u = 0; u < units; ++u) f(u);
     return;
   }
+  if (slot == 0 && units > 0) f(0);
   for (int u = p.next_unit.fetch_add(1, std::memory_order_relaxed); u < units;
        u = p.next_unit.fetch_add(1, std::memory_order_relaxed))
     f(u);

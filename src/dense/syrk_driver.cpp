@@ -250,7 +250,7 @@ void syrk_task(void *ctx, int slot, int nslots) {
   // No strips: one unit of all columns (one thread; no allocation for it).
   const bool whole = p.strips.empty();
   const int units = whole ? 1 : int(p.strips.size()) - 1;
-  for_each_unit(p, nslots, units, [&](int u) {
+  for_each_unit(p, slot, nslots, units, [&](int u) {
     const int64_t n0 = whole ? 0 : p.strips[u], n1 = whole ? p.n : p.strips[u + 1];
     const auto [m0, m1] = strip_rows(p, n0, n1);
     if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
