@@ -11,8 +11,9 @@ namespace tessera::abi {
 
 namespace {
 // The thread count set with tessera_blas_set_num_threads (0: none set, each
-// handle keeps its default, abi_default_threads). Process-wide, as openblas_set_num_threads is: the
-// per-thread handles pick it up at their next call.
+// handle keeps its default, abi_default_threads). Process-wide, as
+// openblas_set_num_threads is: the per-thread handles pick it up at their
+// next call.
 std::atomic<int> g_threads{0};
 
 // A thread count from the environment: `name`'s value, or with `list` its

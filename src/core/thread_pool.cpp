@@ -131,6 +131,8 @@ namespace {
 // instance()'s initialisation: another thread of the parent may have been
 // inside it).
 std::atomic<ThreadPool *> g_pool{nullptr};
+// A fork child's record of its parents' workers (kept reachable, never freed).
+std::vector<std::thread> *g_parent_workers = nullptr;
 void pool_in_fork_child() {
   if (ThreadPool *pool = g_pool.load(std::memory_order_acquire)) pool->reset_in_fork_child();
 }
@@ -153,9 +155,10 @@ ThreadPool &ThreadPool::instance() {
 // counted workers that did not exist, and a lease held by another parent
 // thread at the fork stayed taken forever.)
 void ThreadPool::reset_in_fork_child() {
-  // The parent's std::thread objects are leaked: joining, detaching or
-  // destroying them (joinable) names threads that do not exist here.
-  new std::vector<std::thread>(std::move(workers_));
+  // The parent's std::thread objects are kept, never destroyed: joining,
+  // detaching or destroying them (joinable) names threads not in this process.
+  if (!g_parent_workers) g_parent_workers = new std::vector<std::thread>();
+  for (std::thread &t : workers_) g_parent_workers->push_back(std::move(t));
   workers_.clear();
   new (&lease_mutex_) std::mutex();
   word_.store(0, std::memory_order_relaxed);

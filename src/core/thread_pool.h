@@ -83,12 +83,12 @@ class ThreadPool {
 
   std::mutex lease_mutex_;
   std::vector<std::thread> workers_;
-  // (generation << 8) | task count: one atomic snapshot, so a worker never pairs
-  // one call's generation with another call's task count.
-  // The call's task, its MXCSR and the caller's CPU share the word's cache
-  // line: a worker seeing a new word has them too. (Apart, they cost a
+  // The call's task, its MXCSR and the caller's CPU share the dispatch word's
+  // cache line: a worker seeing a new word has them too. (Apart, they cost a
   // worker one more line from the caller's core before it could start; on
   // this VM a line crossing cores takes ~200 ns.)
+  // The word: (generation << 8) | task count, one atomic snapshot, so a worker
+  // never pairs one call's generation with another call's task count.
   alignas(64) std::atomic<uint32_t> word_{0};
   TaskFn fn_ = nullptr;
   // Atomic (relaxed): a worker reads it before joining, to prefetch.
