@@ -73,7 +73,10 @@ void gemm_task(void *ctx, int slot, int nslots) {
     if (m0 >= m1 || n0 >= n1) return;
     if (p.kg_run)
       p.kg_run(p.k, p.alpha[0], p.kg_a, p.B.p + n0 * p.B.cs, p.kg_ldb, p.beta[0], p.C + n0 * p.ldc, p.ldc, p.m, n1 - n0);
-    else if (p.direct) run_direct(p, slot, m0, m1, n0, n1);
+    // A unit with another's columns to its right walks leftward (direct_real);
+    // with more than two columns of units every other one does, so of each
+    // pair of neighbours at least one walks away from their boundary.
+    else if (p.direct) run_direct(p, slot, m0, m1, n0, n1, n1 < p.n && (u / p.tm) % 2 == 0);
     else run_packed(p, slot, m0, m1, n0, n1);
   });
 }

@@ -634,11 +634,19 @@ inline __attribute__((always_inline)) void direct_panels(const GemmKernels<T> &K
 // in place (a_columns_in_place) or packed once into Ap, then direct_panels.
 // run_direct's body, and the whole of a tiny GEMM (gemm_execute; inlined
 // there, where tri = all folds the triangle arithmetic away).
+// Leftward (GEMM units with another thread's columns to their right): the
+// column panels from the last to the first, one NR panel per call. Each
+// element's FMAs are the same in any panel, so the order never changes a
+// result. Walking right, a unit's column stride led the hardware prefetcher
+// into the next unit's columns of C, up to ~20 KiB ahead, taking lines the
+// other core was writing: two threads on disjoint column halves of one C
+// (96×48×96 each, f32), the right one 5.7 µs a call against 3.9 alone;
+// with the left one walking leftward 4.2 (Zen 5 VM, 2 vCPUs).
 template <typename T>
 inline __attribute__((always_inline)) void direct_real(const GemmKernels<T> &K, int64_t k, T alpha,
                                                        const GemmOperand<T> &A, const GemmOperand<T> &B, T beta, T *C,
                                                        int64_t ldc, Triangle tri, int64_t m0, int64_t m1, int64_t n0,
-                                                       int64_t n1, T *Ap) {
+                                                       int64_t n1, T *Ap, bool leftward = false) {
   const bool pack_a = !a_columns_in_place(A);
   if (pack_a)
     pack_panels(m1 - m0, first_row_tile(tri, m1 - m0, K.mr), K.mr * k, [&](int64_t i0, int64_t rows, int64_t at) {
@@ -646,6 +654,14 @@ inline __attribute__((always_inline)) void direct_real(const GemmKernels<T> &K, 
     });
   const T *a0 = pack_a ? Ap : A.p + m0;
   const int64_t a_ks = pack_a ? K.mr : A.cs, a_ps = pack_a ? K.mr * k : K.mr;
+  if (leftward && tri == Triangle::all) {
+    for (int64_t j1 = n1; j1 > n0;) {
+      const int64_t j0 = j1 - n0 > 2 * K.nr ? j1 - K.nr : n0;  // the last call takes up to 2 NR - 1
+      direct_panels(K, k, alpha, a0, pack_a, a_ks, a_ps, B, beta, C, ldc, tri, m0, m1, j0, j1);
+      j1 = j0;
+    }
+    return;
+  }
   direct_panels(K, k, alpha, a0, pack_a, a_ks, a_ps, B, beta, C, ldc, tri, m0, m1, n0, n1);
 }
 
@@ -653,14 +669,15 @@ inline __attribute__((always_inline)) void direct_real(const GemmKernels<T> &K, 
 // columns are contiguous (op N) and packed once otherwise; triangle-aware like
 // run_packed. Complex: run_direct_complex.
 template <typename T>
-void run_direct(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+void run_direct(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
+                bool leftward = false) {
   const GemmKernels<T> &K = *p.K;
   if (p.s == 2) {
     run_direct_complex(p, slot, m0, m1, n0, n1);
     return;
   }
   direct_real(K, p.k, p.alpha[0], p.A, p.B, p.beta[0], p.C, p.ldc, p.tri, m0, m1, n0, n1,
-              static_cast<T *>(p.ws->a(slot)));
+              static_cast<T *>(p.ws->a(slot)), leftward);
 }
 
 }  // namespace tessera::dense
