@@ -557,7 +557,8 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
 // complex product, exactly as Netlib's loops do, so Inf/NaN propagate like
 // the reference. Triangle-aware.
 template <typename T>
-void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
+                        bool leftward = false) {
   const GemmKernels<T> &K = *p.K;
   const int64_t k = p.k;
   T *Aw = static_cast<T *>(p.ws->a(slot));
@@ -588,8 +589,7 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
   });
   // Row r (from m0) of op(A): in place, or in packed panel t (its row tile).
   const int64_t a_ks = a_in_place ? p.A.cs : p.mr_e, a_ps = a_in_place ? p.mr_e : p.mr_e * k;
-  for (int64_t jr = n0, nr; jr < n1; jr += nr) {
-    nr = panel_width(jr - n0, w0, p.nr, n1 - n0);
+  const auto panel = [&](int64_t jr, int64_t nr) {
     const T *bp = Bw + 2 * panel_of(jr - n0, w0, p.nr) * p.nr * k;
     for_row_runs(p.tri, m0, m1 - m0, p.mr_e, h0, jr, nr, [&](int64_t r0, int64_t r1, int64_t t) {
       const T *ar = a_in_place ? p.A.p + 2 * (m0 + r0) * p.A.rs : Aw + 2 * t * a_ps;  // rs: a lone row at any stride
@@ -599,6 +599,14 @@ void run_direct_complex(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1
       else K.ukr_complex(k, ar, a_ks, a_ps, bp, p.beta, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d, p.c_cached);
       if (p.herk) zero_diagonal_imag(p, m0 + r0, m0 + r1, jr, jr + nr);
     });
+  };
+  if (leftward && p.tri == Triangle::all) {  // the same panels, last first (see direct_real)
+    for (int64_t jr = n0 + (n1 - n0 - 1) / p.nr * p.nr; jr >= n0; jr -= p.nr) panel(jr, std::min(p.nr, n1 - jr));
+    return;
+  }
+  for (int64_t jr = n0, nr; jr < n1; jr += nr) {
+    nr = panel_width(jr - n0, w0, p.nr, n1 - n0);
+    panel(jr, nr);
   }
 }
 
@@ -673,7 +681,7 @@ void run_direct(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
                 bool leftward = false) {
   const GemmKernels<T> &K = *p.K;
   if (p.s == 2) {
-    run_direct_complex(p, slot, m0, m1, n0, n1);
+    run_direct_complex(p, slot, m0, m1, n0, n1, leftward);
     return;
   }
   direct_real(K, p.k, p.alpha[0], p.A, p.B, p.beta[0], p.C, p.ldc, p.tri, m0, m1, n0, n1,
