@@ -643,7 +643,8 @@ inline __attribute__((always_inline)) void direct_panels(const GemmKernels<T> &K
 // run_direct's body, and the whole of a tiny GEMM (gemm_execute; inlined
 // there, where tri = all folds the triangle arithmetic away).
 // Leftward (GEMM units with another thread's columns to their right): the
-// column panels from the last to the first, one NR panel per call. Each
+// column panels from the last to the first, one NR panel per call (the
+// leftmost call up to 2 NR - 1 columns, one call fewer). Each
 // element's FMAs are the same in any panel, so the order never changes a
 // result. Walking right, a unit's column stride led the hardware prefetcher
 // into the next unit's columns of C, up to ~20 KiB ahead, taking lines the
