@@ -1,11 +1,10 @@
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <cstdio>
-#include <cstdlib>
 
 #include "abi/blas_abi.h"
 #include "abi/blas_calls.h"
+#include "core/env.h"
 
 namespace tessera::abi {
 
@@ -16,28 +15,15 @@ namespace {
 // next call.
 std::atomic<int> g_threads{0};
 
-// A thread count from the environment: `name`'s value, or with `list` its
-// first entry (OMP_NUM_THREADS="4,2" for nested levels); 0 when unset or not
-// a count in 1..255 (the native default's range for TESSERA_NUM_THREADS).
-int env_threads(const char *name, bool list) {
-  const char *s = std::getenv(name);
-  if (!s) return 0;
-  char *end = nullptr;
-  const long long v = std::strtoll(s, &end, 10);
-  if (end == s || v < 1 || v > 255) return 0;
-  while (std::isspace(static_cast<unsigned char>(*end))) ++end;
-  return *end == '\0' || (list && *end == ',') ? int(v) : 0;
-}
-
 // The default of the ABI's handles: the native default (TESSERA_NUM_THREADS,
 // or all cores the process may use) unless TESSERA_NUM_THREADS is not set
-// and OMP_NUM_THREADS is. As a drop-in libblas.so.3 Tessera runs under MPI
+// and OMP_NUM_THREADS is (both read as the core reads them, core/env.h). As a drop-in libblas.so.3 Tessera runs under MPI
 // ranks and job scripts that set OMP_NUM_THREADS=1 to keep each rank's BLAS
 // on one core; OpenBLAS, BLIS and MKL honour it. The native API's handles
 // keep their own default.
 int abi_default_threads(int native_default) {
-  if (env_threads("TESSERA_NUM_THREADS", false) > 0) return native_default;
-  const int omp = env_threads("OMP_NUM_THREADS", true);
+  if (env_threads("TESSERA_NUM_THREADS") > 0) return native_default;
+  const int omp = env_threads("OMP_NUM_THREADS", /*list=*/true);
   return omp > 0 ? omp : native_default;
 }
 

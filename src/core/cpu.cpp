@@ -78,18 +78,9 @@ tesseraStatus_t arch_from_api(tesseraArch_t arch, Arch *out) {
   return TESSERA_STATUS_SUCCESS;
 }
 
-int64_t env_int64(const char *name) {
-  if (const char *s = std::getenv(name)) {
-    char *end = nullptr;
-    long long v = std::strtoll(s, &end, 10);
-    if (end != s && *end == '\0' && v >= 1) return static_cast<int64_t>(v);
-  }
-  return 0;
-}
-
 int default_num_threads() {
-  const int64_t v = env_int64("TESSERA_NUM_THREADS");
-  return v >= 1 && v <= 255 ? static_cast<int>(v) : available_cores();
+  const int v = env_threads("TESSERA_NUM_THREADS");
+  return v > 0 ? v : available_cores();
 }
 
 }  // namespace tessera

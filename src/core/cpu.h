@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 
+#include "core/env.h"
 #include "tessera/tessera.h"
 
 namespace tessera {
@@ -21,7 +22,5 @@ int default_num_threads();
 // The path a handle's Set*Arch call asks for: AUTO → default_arch(); an
 // unknown value → INVALID_VALUE; a path the CPU lacks → NOT_SUPPORTED.
 tesseraStatus_t arch_from_api(tesseraArch_t arch, Arch *out);
-// A positive integer from the environment, or 0 when unset or invalid.
-int64_t env_int64(const char *name);
 
 }  // namespace tessera
