@@ -22,16 +22,26 @@ struct Loaded {
   std::vector<double> val;  // real or (re, im) pairs for complex
 };
 
-// The process id keeps the names apart when CTest runs these tests in
-// parallel processes (each counter starts at 0: two tests once read each
-// other's file under `ctest -j2`).
-std::string write_temp(const std::string &text) {
-  static int counter = 0;
-  std::string path = ::testing::TempDir() + "tessera_mm_" + std::to_string(::getpid()) + "_" +
-                     std::to_string(counter++) + ".mtx";
-  std::ofstream(path) << text;
-  return path;
-}
+// A Matrix Market file written for one test and removed when the object
+// goes (every run had left its files in the temporary directory: ~2000 after
+// a few weeks of test runs). The process id keeps the names apart when CTest
+// runs these tests in parallel processes (each counter starts at 0: two tests
+// once read each other's file under `ctest -j2`).
+class TempMtx {
+ public:
+  explicit TempMtx(const std::string &text) {
+    static int counter = 0;
+    path_ = ::testing::TempDir() + "tessera_mm_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".mtx";
+    std::ofstream(path_) << text;
+  }
+  ~TempMtx() { std::remove(path_.c_str()); }
+  TempMtx(const TempMtx &) = delete;
+  TempMtx &operator=(const TempMtx &) = delete;
+  const std::string &path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 Loaded load_file(const std::string &path, tesseraDataType_t t = TESSERA_R_64F,
                  tsparseIndexType_t it = TSPARSE_INDEX_64I) {
@@ -62,7 +72,8 @@ Loaded load_file(const std::string &path, tesseraDataType_t t = TESSERA_R_64F,
 }
 
 Loaded load(const std::string &text, tesseraDataType_t t = TESSERA_R_64F, tsparseIndexType_t it = TSPARSE_INDEX_64I) {
-  return load_file(write_temp(text), t, it);
+  TempMtx file(text);
+  return load_file(file.path(), t, it);
 }
 
 TEST(MatrixMarket, CoordinateGeneralWithCommentsDuplicatesAndZeros) {
@@ -152,7 +163,8 @@ TEST(MatrixMarket, MalformedFilesGiveFileLineReason) {
       {"%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 0.5\n", TESSERA_R_32I, TESSERA_STATUS_NOT_SUPPORTED, 1, "int32"},
   };
   for (const Bad &b : cases) {
-    const std::string path = write_temp(b.text);
+    TempMtx file(b.text);
+    const std::string &path = file.path();
     Loaded m = load_file(path, b.type);
     EXPECT_EQ(m.st, b.st) << b.text;
     const std::string where = path + ":" + std::to_string(b.line) + ": ";
