@@ -225,6 +225,46 @@ void every_small_n(bool herk, uint64_t seed) {
     }
 }
 
+// Real types on 2 and 3 threads, n up to a few tiles of columns: the strips
+// run on the direct kernel, every other one walking its column panels
+// leftward (direct_real), triangle tiles included. Same bits as one thread,
+// the other triangle untouched, both triangles, op N (A in place) and T.
+template <typename T>
+void real_strips(uint64_t seed) {
+  for (tesseraArch_t arch : supported_paths()) {
+    int wide = 0;  // multi-threaded calls that split
+    for (int64_t n : {5, 13, 24, 37, 50, 64, 77, 97, 130})
+      for (bool lower : {true, false})
+        for (auto t : {TBLAS_OP_N, TBLAS_OP_T}) {
+          // k long enough for the call to split (~6·10⁵ flops).
+          const int64_t k = std::max<int64_t>(9, 1200000 / (n * (n + 1)));
+          const Case c{lower, t, n, k, int64_t(n % 3), int64_t(n % 2)};
+          V<T> first;
+          for (int threads : {1, 2, 3}) {
+            Handle H;
+            ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+            ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
+            std::mt19937_64 case_rng(seed + uint64_t(n));
+            V<T> out;
+            auto r = run_case<T>(H.h, c, false, tt::random_value<T>(case_rng), tt::random_value<T>(case_rng),
+                                 case_rng, &out);
+            EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(c.k));
+            EXPECT_EQ(r.mismatches, 0);
+            int used = 0;
+            tblasGetLastThreads(H.h, &used);
+            wide += threads > 1 && used > 1;
+            if (threads == 1) first = out;
+            else EXPECT_EQ(std::memcmp(out.data(), first.data(), out.size() * sizeof(T)), 0)
+                << tesseraGetArchString(arch) << (lower ? " L" : " U") << " n=" << n << " threads=" << threads;
+          }
+        }
+    EXPECT_GT(wide, 40) << tesseraGetArchString(arch) << ": the 2- and 3-thread strips did not run";
+  }
+}
+
+TEST(Syrk, RealStripsFloat) { real_strips<float>(131); }
+TEST(Syrk, RealStripsDouble) { real_strips<double>(132); }
+
 TEST(Syrk, EverySmallNComplexFloat) { every_small_n<std::complex<float>>(false, 121); }
 TEST(Syrk, EverySmallNComplexDouble) { every_small_n<std::complex<double>>(false, 122); }
 TEST(Herk, EverySmallNComplexFloat) { every_small_n<std::complex<float>>(true, 123); }
