@@ -23,8 +23,8 @@ struct Loaded {
 };
 
 // A Matrix Market file written for one test and removed when the object
-// goes (every run had left its files in the temporary directory: ~2000 after
-// a few weeks of test runs). The process id keeps the names apart when CTest
+// goes (every run had left its files in the temporary directory: 1984 of them
+// on one development machine). The process id keeps the names apart when CTest
 // runs these tests in parallel processes (each counter starts at 0: two tests
 // once read each other's file under `ctest -j2`).
 class TempMtx {
