@@ -11,7 +11,8 @@
 // packed once per call in the same lane order; the G partial sums are added
 // pairwise at write-back. Where op(B)'s rows are contiguous instead (op T),
 // the column-grouped tiles (CGroup) put G adjacent columns in a vector the
-// same way. f64 with 3–4 rows and f32 with one (k >= 4 groups) take the
+// same way, and with 1, 3 or 4 rows the row-vector tiles (RowVec) put C's
+// rows along the accumulators, B's rows loaded whole. f64 with 3–4 rows and f32 with one (k >= 4 groups) take the
 // row-stacked tiles (RGroup): each row its own vectors of W k-steps, B's
 // column a plain load.
 // Compiled with the AVX-512 flags; reached only when the CPU and OS support
@@ -453,6 +454,106 @@ struct CGroup {
   }
 };
 
+// Row-vector tiles for op(B) with contiguous rows (op T: B(l, j) at
+// b[l*ldb + j]): C's rows along the accumulators — acc[i][v] holds
+// C(i, j0 + v·W .. j0 + v·W + W - 1) — so B's row l comes in as whole
+// vectors and A(i, l) as one 4- or 8-byte broadcast per NV FMAs. (The
+// column-grouped tiles above put H rows × G columns in a vector, and with 4
+// rows of f32 waited on a 16-byte broadcast of B per FMA, half rate on Zen
+// 5: sgemm NT 4×100×100 at 0.73–0.76× OpenBLAS.) R = 1 or 4 rows (row_vec;
+// A packed R to a k-step, zeros past m); NV vectors of columns, R·NV + NV +
+// 1 registers. Each element's FMAs run in order of l from zero and are
+// written back as the main tiles', alpha·sum then + beta·C in one rounding,
+// in blocks of kKc k-steps (the first with beta, the others adding to C):
+// the main tiles' sums where the packed path's KC is the same.
+template <class A, int R>
+struct RowVec {
+  using T = typename A::T;
+  using vec = typename A::vec;
+  static constexpr int W = A::W;
+  static_assert(R == 1 || R == 4, "the rows row_vec takes");
+  static constexpr int NV = R == 4 ? 6 : 8;  // R·NV + NV + 1 <= 32
+  static constexpr int64_t kKc = 256;        // A's block: 256 · R elements, L1-resident
+
+  // C[0:m, 0:cols] from op(B)'s columns [0, cols), cols <= NA·W; a last
+  // partial vector of B loads masked (zeros past cols).
+  template <int NA>
+  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const T *__restrict ap,
+                                                         const T *__restrict b, int64_t ldb, T beta, T *c,
+                                                         int64_t ldc, int m, int cols) {
+    vec acc[R][NA];
+#pragma GCC unroll 8
+    for (int i = 0; i < R; ++i)
+#pragma GCC unroll 8
+      for (int v = 0; v < NA; ++v) acc[i][v] = A::zero();
+    const int last = cols - (NA - 1) * W;  // columns in the last vector, 1..W
+    for (int64_t l = 0; l < k; ++l) {
+      const T *br = b + l * ldb;
+      vec bv[NA];
+#pragma GCC unroll 8
+      for (int v = 0; v < NA; ++v)
+        bv[v] = v < NA - 1 || last == W ? A::cast(A::load512(br + v * W, W)) : A::cast(A::load512(br + v * W, last));
+#pragma GCC unroll 8
+      for (int i = 0; i < R; ++i) {
+        const vec av = A::set1(ap[l * R + i]);
+#pragma GCC unroll 8
+        for (int v = 0; v < NA; ++v) acc[i][v] = A::fmadd(av, bv[v], acc[i][v]);
+      }
+    }
+    // Rows to columns through a small buffer: C(i, j) is acc[i][j / W]'s
+    // lane j % W, and a column's m rows are adjacent in C.
+    alignas(64) T out[R][NA * W];
+#pragma GCC unroll 8
+    for (int i = 0; i < R; ++i)
+#pragma GCC unroll 8
+      for (int v = 0; v < NA; ++v) std::memcpy(&out[i][v * W], &acc[i][v], sizeof(vec));
+    for (int j = 0; j < cols; ++j) {
+      T *cj = c + j * ldc;
+      if (beta == T(0))
+        for (int i = 0; i < m; ++i) cj[i] = out[i][j] * alpha;
+      else
+        for (int i = 0; i < m; ++i) cj[i] = __builtin_fma(cj[i], beta, out[i][j] * alpha);
+    }
+  }
+
+  static void pack_a(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
+    for (int64_t l = 0; l < k; ++l)
+      for (int i = 0; i < R; ++i) ap[l * R + i] = i < m ? a[i * rs + l * cs] : T(0);
+  }
+
+  static void run_block(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+                        int64_t n) {
+    constexpr int64_t cols = NV * W;
+    int64_t j = 0;
+    for (; j + cols <= n; j += cols) tile<NV>(k, alpha, ap, b + j, ldb, beta, c + j * ldc, ldc, m, int(cols));
+    const int rest = int(n - j);
+    if (rest == 0) return;
+    b += j;
+    c += j * ldc;
+    // The last columns on as few vectors as hold them.
+    const int nv = (rest + W - 1) / W;
+    unroll<NV>([&](auto q) __attribute__((always_inline)) {
+      if (q + 1 == nv) tile<q + 1>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+    });
+  }
+
+  static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+                  int64_t n) {
+    for (int64_t kb = 0; kb < k; kb += kKc)
+      run_block(std::min(kKc, k - kb), alpha, ap + kb * R, b + kb * ldb, ldb, kb == 0 ? beta : T(1), c, ldc, m, n);
+  }
+};
+
+// Whether op(B) = T with m rows takes the row-vector tiles: 1, 3 or 4 rows.
+// (Measured against the column-grouped tiles, 1 thread, op NT, ÷ OpenBLAS:
+// f32 4×100×100 0.73 → 0.95–1.00, 4×200×200 0.89 → 1.01–1.03, 1×200×200
+// 0.83 → 1.02–1.05, f64 4×100×100 0.89 → 1.07–1.12, 4×200×200 0.95 →
+// 1.10, 3×64×64 0.85 → 0.99–1.04, 1×200×200 0.93 → 1.07; but 2 rows (2×500×500 0.97 / 1.00 → 0.90 / 0.89)
+// and f32's 5–8 (8×32×2000 0.76 → 0.62, 8×2000×8 4.2 → 1.6) lost: their
+// write-back moves R·NV·W elements one by one, and the column-grouped
+// tiles' 8-byte broadcasts of B run at full rate.)
+constexpr bool row_vec(int64_t m) { return m == 1 || m == 3 || m == 4; }
+
 // Row-stacked k-grouped tiles: R rows of op(A), each in vectors of its own
 // — lane c of accumulator (j, r) sums A(r, l)·B(l, j) over l % W == c, all
 // W lanes of a vector one element's k-steps. Where KGroup's H = 4 rows × G
@@ -633,20 +734,24 @@ struct KGroupEntry {
     by_group<A>(m, [&](auto g) { KGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
   static void pack_a_cols(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
+    if (row_vec(m)) return m == 1 ? RowVec<A, 1>::pack_a(m, k, a, rs, cs, ap) : RowVec<A, 4>::pack_a(m, k, a, rs, cs, ap);
     by_group<A>(m, [&](auto g) { CGroup<A, g>::pack_a(m, k, a, rs, cs, ap); });
   }
   static void run_cols(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
                        int64_t n) {
+    if (row_vec(m))
+      return m == 1 ? RowVec<A, 1>::run(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n)
+                    : RowVec<A, 4>::run(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
     by_group<A>(m, [&](auto g) { CGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
 };
 
 }  // namespace
 
-const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+1x16k16__avx512", 8, kNr,
+const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+1x16k16+{1,4}x16r__avx512", 8, kNr,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols};
-const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+4x6k8__avx512", 4, kNr,
+const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+4x6k8+{1,4}x8r__avx512", 4, kNr,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols};
 
