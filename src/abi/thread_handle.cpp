@@ -17,10 +17,10 @@ std::atomic<int> g_threads{0};
 
 // The default of the ABI's handles: the native default (TESSERA_NUM_THREADS,
 // or all cores the process may use) unless TESSERA_NUM_THREADS is not set
-// and OMP_NUM_THREADS is (both read as the core reads them, core/env.h). As a drop-in libblas.so.3 Tessera runs under MPI
-// ranks and job scripts that set OMP_NUM_THREADS=1 to keep each rank's BLAS
-// on one core; OpenBLAS, BLIS and MKL honour it. The native API's handles
-// keep their own default.
+// and OMP_NUM_THREADS is (both read as the core reads them, core/env.h). As
+// a drop-in libblas.so.3 Tessera runs under MPI ranks and job scripts that
+// set OMP_NUM_THREADS=1 to keep each rank's BLAS on one core; OpenBLAS, BLIS
+// and MKL honour it. The native API's handles keep their own default.
 int abi_default_threads(int native_default) {
   if (env_threads("TESSERA_NUM_THREADS") > 0) return native_default;
   const int omp = env_threads("OMP_NUM_THREADS", /*list=*/true);

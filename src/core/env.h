@@ -24,10 +24,14 @@ inline int64_t env_int64(const char *name, bool list = false) {
   return *end == '\0' ? static_cast<int64_t>(v) : 0;
 }
 
-// A thread count from `name` (as env_int64): 1..255, the pool's limit, or 0.
+// The most threads a call may use (ThreadPool::kMaxThreads: the task count
+// lives in 8 bits of the pool's dispatch word).
+constexpr int kThreadLimit = 255;
+
+// A thread count from `name` (as env_int64): 1..kThreadLimit, or 0.
 inline int env_threads(const char *name, bool list = false) {
   const int64_t v = env_int64(name, list);
-  return v >= 1 && v <= 255 ? static_cast<int>(v) : 0;
+  return v >= 1 && v <= kThreadLimit ? static_cast<int>(v) : 0;
 }
 
 }  // namespace tessera

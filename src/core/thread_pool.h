@@ -23,6 +23,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/env.h"
+
 namespace tessera {
 
 class ThreadPool {
@@ -69,7 +71,7 @@ class ThreadPool {
 
   ~ThreadPool();
 
-  static constexpr int kMaxThreads = 255;  // task count lives in 8 bits of the dispatch word
+  static constexpr int kMaxThreads = kThreadLimit;  // task count lives in 8 bits of the dispatch word
 
  private:
   ThreadPool() = default;

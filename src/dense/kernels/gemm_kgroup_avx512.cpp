@@ -12,9 +12,9 @@
 // pairwise at write-back. Where op(B)'s rows are contiguous instead (op T),
 // the column-grouped tiles (CGroup) put G adjacent columns in a vector the
 // same way, and with 1, 3 or 4 rows the row-vector tiles (RowVec) put C's
-// rows along the accumulators, B's rows loaded whole. f64 with 3–4 rows and f32 with one (k >= 4 groups) take the
-// row-stacked tiles (RGroup): each row its own vectors of W k-steps, B's
-// column a plain load.
+// rows along the accumulators, B's rows loaded whole. f64 with 3–4 rows and
+// f32 with one (k >= 4 groups) take the row-stacked tiles (RGroup): each row
+// its own vectors of W k-steps, B's column a plain load.
 // Compiled with the AVX-512 flags; reached only when the CPU and OS support
 // them.
 #include <immintrin.h>
@@ -492,7 +492,7 @@ struct RowVec {
       vec bv[NA];
 #pragma GCC unroll 8
       for (int v = 0; v < NA; ++v)
-        bv[v] = v < NA - 1 || last == W ? A::cast(A::load512(br + v * W, W)) : A::cast(A::load512(br + v * W, last));
+        bv[v] = A::cast(v < NA - 1 || last == W ? _mm512_loadu_si512(br + v * W) : A::load512(br + v * W, last));
 #pragma GCC unroll 8
       for (int i = 0; i < R; ++i) {
         const vec av = A::set1(ap[l * R + i]);
@@ -548,11 +548,18 @@ struct RowVec {
 // (Measured against the column-grouped tiles, 1 thread, op NT, ÷ OpenBLAS:
 // f32 4×100×100 0.73 → 0.95–1.00, 4×200×200 0.89 → 1.01–1.03, 1×200×200
 // 0.83 → 1.02–1.05, f64 4×100×100 0.89 → 1.07–1.12, 4×200×200 0.95 →
-// 1.10, 3×64×64 0.85 → 0.99–1.04, 1×200×200 0.93 → 1.07; but 2 rows (2×500×500 0.97 / 1.00 → 0.90 / 0.89)
-// and f32's 5–8 (8×32×2000 0.76 → 0.62, 8×2000×8 4.2 → 1.6) lost: their
-// write-back moves R·NV·W elements one by one, and the column-grouped
-// tiles' 8-byte broadcasts of B run at full rate.)
+// 1.10, 3×64×64 0.85 → 0.99–1.04, 1×200×200 0.93 → 1.07; but 2 rows
+// (2×500×500 0.97 / 1.00 → 0.90 / 0.89) and f32's 5–8 (8×32×2000 0.76 →
+// 0.62, 8×2000×8 4.2 → 1.6) lost: their write-back moves R·NV·W elements
+// one by one, and the column-grouped tiles' 8-byte broadcasts of B run at
+// full rate.)
 constexpr bool row_vec(int64_t m) { return m == 1 || m == 3 || m == 4; }
+// The row-vector tile for m rows, row_vec(m): f(integral_constant R).
+template <class F>
+inline __attribute__((always_inline)) void by_row_vec(int64_t m, F f) {
+  if (m == 1) return f(std::integral_constant<int, 1>{});
+  f(std::integral_constant<int, 4>{});
+}
 
 // Row-stacked k-grouped tiles: R rows of op(A), each in vectors of its own
 // — lane c of accumulator (j, r) sums A(r, l)·B(l, j) over l % W == c, all
@@ -734,14 +741,13 @@ struct KGroupEntry {
     by_group<A>(m, [&](auto g) { KGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
   static void pack_a_cols(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
-    if (row_vec(m)) return m == 1 ? RowVec<A, 1>::pack_a(m, k, a, rs, cs, ap) : RowVec<A, 4>::pack_a(m, k, a, rs, cs, ap);
+    if (row_vec(m)) return by_row_vec(m, [&](auto r) { RowVec<A, r>::pack_a(m, k, a, rs, cs, ap); });
     by_group<A>(m, [&](auto g) { CGroup<A, g>::pack_a(m, k, a, rs, cs, ap); });
   }
   static void run_cols(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
                        int64_t n) {
     if (row_vec(m))
-      return m == 1 ? RowVec<A, 1>::run(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n)
-                    : RowVec<A, 4>::run(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
+      return by_row_vec(m, [&](auto r) { RowVec<A, r>::run(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
     by_group<A>(m, [&](auto g) { CGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
 };
