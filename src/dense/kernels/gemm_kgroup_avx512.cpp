@@ -27,6 +27,7 @@
 
 #include "dense/kernels/gemm_kernels.h"
 
+
 namespace tessera::dense::avx512 {
 namespace {
 
@@ -69,12 +70,20 @@ struct AF32 {
   static __m128i load128(const T *p, int m) { return _mm_maskz_loadu_epi32(rows(m), p); }
   static __m256i load256(const T *p, int m) { return _mm256_maskz_loadu_epi32(rows(m), p); }
   static __m512i load512(const T *p, int m) { return _mm512_maskz_loadu_epi32(__mmask16((1u << m) - 1u), p); }
+  static void store512(T *p, __m512i v, int m) { _mm512_mask_storeu_epi32(p, __mmask16((1u << m) - 1u), v); }
   // Lane permutation: element e of the result is element idx[e] of v.
   template <class Idx>
   static __m512i permute(__m512i v, Idx idx) {
     alignas(64) int32_t ix[16];
     for (int e = 0; e < 16; ++e) ix[e] = idx(e);
     return _mm512_maskz_permutexvar_epi32(__mmask16(0xFFFF), _mm512_load_si512(ix), v);
+  }
+  // Two-source: element e of the result is element idx[e] of x:y (y from W).
+  template <class Idx>
+  static __m512i permute2(__m512i x, __m512i y, Idx idx) {
+    alignas(64) int32_t ix[16];
+    for (int e = 0; e < 16; ++e) ix[e] = idx(e);
+    return _mm512_permutex2var_epi32(x, _mm512_load_si512(ix), y);
   }
 };
 
@@ -97,11 +106,18 @@ struct AF64 {
   static __m128i load128(const T *p, int m) { return _mm_maskz_loadu_epi64(rows(m), p); }
   static __m256i load256(const T *p, int m) { return _mm256_maskz_loadu_epi64(rows(m), p); }
   static __m512i load512(const T *p, int m) { return _mm512_maskz_loadu_epi64(rows(m), p); }
+  static void store512(T *p, __m512i v, int m) { _mm512_mask_storeu_epi64(p, rows(m), v); }
   template <class Idx>
   static __m512i permute(__m512i v, Idx idx) {
     alignas(64) int64_t ix[8];
     for (int e = 0; e < 8; ++e) ix[e] = idx(e);
     return _mm512_maskz_permutexvar_epi64(__mmask8(0xFF), _mm512_load_si512(ix), v);
+  }
+  template <class Idx>
+  static __m512i permute2(__m512i x, __m512i y, Idx idx) {
+    alignas(64) int64_t ix[8];
+    for (int e = 0; e < 8; ++e) ix[e] = idx(e);
+    return _mm512_permutex2var_epi64(x, _mm512_load_si512(ix), y);
   }
 };
 
@@ -440,8 +456,10 @@ struct CGroup {
     if (rest == 0) return;
     b += j;
     c += j * ldc;
-    if (rest <= 4 * G) return tile<4, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
-    if (rest <= 8 * G) return tile<8, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+    if (rest == 4 * G) return tile<4, true>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+    if (rest < 4 * G) return tile<4, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+    if (rest == 8 * G) return tile<8, true>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+    if (rest < 8 * G) return tile<8, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
     tile<NG, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
   }
 
@@ -460,20 +478,52 @@ struct CGroup {
 // vectors and A(i, l) as one 4- or 8-byte broadcast per NV FMAs. (The
 // column-grouped tiles above put H rows × G columns in a vector, and with 4
 // rows of f32 waited on a 16-byte broadcast of B per FMA, half rate on Zen
-// 5: sgemm NT 4×100×100 at 0.73–0.76× OpenBLAS.) R = 1 or 4 rows (row_vec;
-// A packed R to a k-step, zeros past m); NV vectors of columns, R·NV + NV +
-// 1 registers. Each element's FMAs run in order of l from zero and are
-// written back as the main tiles', alpha·sum then + beta·C in one rounding,
-// in blocks of kKc k-steps (the first with beta, the others adding to C):
-// the main tiles' sums where the packed path's KC is the same.
+// 5: sgemm NT 4×100×100 at 0.73–0.76× OpenBLAS.) R = 1, 4 or 8 rows
+// (row_vec; A packed R to a k-step, zeros past m); NV vectors of columns,
+// R·NV + NV + 1 registers. Each element's FMAs run in order of l from zero
+// and are written back as the main tiles', alpha·sum then + beta·C in one
+// rounding, in blocks of kKc k-steps (the first with beta, the others
+// adding to C): the main tiles' sums where the packed path's KC is the same.
+// At write-back each vector's R rows × W columns are transposed in
+// registers to W / R columns of R rows (rows_to_columns) and leave as the
+// column-grouped tiles' do (ColumnsOut).
 template <class A, int R>
 struct RowVec {
   using T = typename A::T;
   using vec = typename A::vec;
-  static constexpr int W = A::W;
-  static_assert(R == 1 || R == 4, "the rows row_vec takes");
-  static constexpr int NV = R == 4 ? 6 : 8;  // R·NV + NV + 1 <= 32
-  static constexpr int64_t kKc = 256;        // A's block: 256 · R elements, L1-resident
+  static constexpr int W = A::W, G = W / R;  // G columns per vector after the transpose
+  static_assert(R == 1 || R == 4 || R == 8, "the rows row_vec takes");
+  static_assert(G >= 2, "at most half a vector of rows");
+  static constexpr int NV = R == 8 ? 3 : R == 4 ? 6 : 8;  // R·NV + NV + 1 <= 32
+  static constexpr int64_t kKc = 256;                     // A's block: 256 · R elements, L1-resident
+
+  // Two-source interleave of units of U elements: the first (Hi = false) or
+  // second half of x's units alternating with y's.
+  template <int U, bool Hi>
+  static inline __attribute__((always_inline)) __m512i interleave(__m512i x, __m512i y) {
+    return A::permute2(x, y, [](int e) {
+      const int p = e / U, src = p / 2 + (Hi ? W / U / 2 : 0);
+      return src * U + e % U + (p % 2) * W;
+    });
+  }
+  // v[i] = row i's W columns → v[h] = columns h·G .. h·G + G - 1, column q's
+  // R rows in chunk q (ColumnsOut's layout). Round u (units of U = 2^u
+  // elements) joins row groups 2g and 2g + 1 of each column part h: before
+  // it v[g·P + h] holds rows g·U .. g·U + U - 1 of part h of P = U parts.
+  static inline __attribute__((always_inline)) void rows_to_columns(__m512i (&v)[R]) {
+    unroll<(R >= 2) + (R >= 4) + (R >= 8)>([&](auto u) __attribute__((always_inline)) {
+      constexpr int U = 1 << u, P = U;
+      __m512i t[R];
+      unroll<R / U / 2>([&](auto g) __attribute__((always_inline)) {
+        unroll<P>([&](auto h) __attribute__((always_inline)) {
+          const __m512i x = v[(2 * g) * P + h], y = v[(2 * g + 1) * P + h];
+          t[g * 2 * P + 2 * h] = interleave<U, false>(x, y);
+          t[g * 2 * P + 2 * h + 1] = interleave<U, true>(x, y);
+        });
+      });
+      unroll<R>([&](auto i) __attribute__((always_inline)) { v[i] = t[i]; });
+    });
+  }
 
   // C[0:m, 0:cols] from op(B)'s columns [0, cols), cols <= NA·W; a last
   // partial vector of B loads masked (zeros past cols).
@@ -500,25 +550,48 @@ struct RowVec {
         for (int v = 0; v < NA; ++v) acc[i][v] = A::fmadd(av, bv[v], acc[i][v]);
       }
     }
-    // Rows to columns through a small buffer: C(i, j) is acc[i][j / W]'s
-    // lane j % W, and a column's m rows are adjacent in C.
-    alignas(64) T out[R][NA * W];
+    const vec va = A::set1(alpha), vb = A::set1(beta);
 #pragma GCC unroll 8
-    for (int i = 0; i < R; ++i)
+    for (int v = 0; v < NA; ++v) {
+      __m512i x[R];
 #pragma GCC unroll 8
-      for (int v = 0; v < NA; ++v) std::memcpy(&out[i][v * W], &acc[i][v], sizeof(vec));
-    for (int j = 0; j < cols; ++j) {
-      T *cj = c + j * ldc;
-      if (beta == T(0))
-        for (int i = 0; i < m; ++i) cj[i] = out[i][j] * alpha;
-      else
-        for (int i = 0; i < m; ++i) cj[i] = __builtin_fma(cj[i], beta, out[i][j] * alpha);
+      for (int i = 0; i < R; ++i) x[i] = A::bits(acc[i][v]);
+      rows_to_columns(x);
+#pragma GCC unroll 8
+      for (int h = 0; h < R; ++h) {
+        const int j = v * W + h * G;
+        if (j >= cols) break;
+        ColumnsOut<A, G>::write(A::cast(x[h]), va, beta, vb, c + j * ldc, ldc, m, std::min(G, cols - j));
+      }
     }
   }
 
   static void pack_a(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
-    for (int64_t l = 0; l < k; ++l)
-      for (int i = 0; i < R; ++i) ap[l * R + i] = i < m ? a[i * rs + l * cs] : T(0);
+    if (rs == 1) {  // op(A)'s columns contiguous: m elements in, R out (zeros past m) a step
+      for (int64_t l = 0; l < k; ++l) A::store512(ap + l * R, A::load512(a + l * cs, int(m)), R);
+      return;
+    }
+    if (cs == 1) {  // op(A)'s rows contiguous (op T): W steps of the R rows, transposed in registers
+      for (int64_t l = 0; l < k; l += W) {
+        const int cnt = int(std::min<int64_t>(W, k - l));
+        __m512i v[R];
+#pragma GCC unroll 8
+        for (int i = 0; i < R; ++i)
+          v[i] = i >= m ? _mm512_setzero_si512() : cnt == W ? _mm512_loadu_si512(a + i * rs + l) : A::load512(a + i * rs + l, cnt);
+        rows_to_columns(v);  // v[h]: steps l + h·G .. l + h·G + G - 1, R elements each
+#pragma GCC unroll 8
+        for (int h = 0; h < R; ++h) {
+          const int s0 = h * G;
+          if (s0 >= cnt) break;
+          if (s0 + G <= cnt) _mm512_storeu_si512(ap + (l + s0) * R, v[h]);
+          else A::store512(ap + (l + s0) * R, v[h], (cnt - s0) * R);
+        }
+      }
+      return;
+    }
+    std::fill(ap, ap + k * R, T(0));  // neither stride 1: element by element, zeros past m
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t l = 0; l < k; ++l) ap[l * R + i] = a[i * rs + l * cs];
   }
 
   static void run_block(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
@@ -544,20 +617,24 @@ struct RowVec {
   }
 };
 
-// Whether op(B) = T with m rows takes the row-vector tiles: 1, 3 or 4 rows.
-// (Measured against the column-grouped tiles, 1 thread, op NT, ÷ OpenBLAS:
-// f32 4×100×100 0.73 → 0.95–1.00, 4×200×200 0.89 → 1.01–1.03, 1×200×200
-// 0.83 → 1.02–1.05, f64 4×100×100 0.89 → 1.07–1.12, 4×200×200 0.95 →
-// 1.10, 3×64×64 0.85 → 0.99–1.04, 1×200×200 0.93 → 1.07; but 2 rows
-// (2×500×500 0.97 / 1.00 → 0.90 / 0.89) and f32's 5–8 (8×32×2000 0.76 →
-// 0.62, 8×2000×8 4.2 → 1.6) lost: their write-back moves R·NV·W elements
-// one by one, and the column-grouped tiles' 8-byte broadcasts of B run at
-// full rate.)
-constexpr bool row_vec(int64_t m) { return m == 1 || m == 3 || m == 4; }
-// The row-vector tile for m rows, row_vec(m): f(integral_constant R).
-template <class F>
+// Whether op(B) = T with m rows takes the row-vector tiles: f32 1 and 3–8
+// rows, f64 1, 3 and 4. Measured against the column-grouped tiles (1
+// thread, op NT, ÷ the previous build; docs/performance.md's change table):
+// f32 8×200×200 1.37, 8×32×2000 1.31, 7×100×100 1.28, 6×200×200 1.13,
+// 5×64×64 1.12, 3×64×64 1.35. Two rows stay on the column-grouped tiles:
+// the row-vector tile read 0.87–0.93× of them with whole 128-column tiles
+// (2×128×200, 2×500×500; f64 2×200×200 0.87×).
+template <class A>
+constexpr bool row_vec(int64_t m) {
+  return m >= 1 && m <= A::W / 2 && m != 2;
+}
+// The row-vector tile for m rows, row_vec(m): f(integral_constant R), R the
+// smallest of 1, 4, 8 that holds m.
+template <class A, class F>
 inline __attribute__((always_inline)) void by_row_vec(int64_t m, F f) {
   if (m == 1) return f(std::integral_constant<int, 1>{});
+  if constexpr (A::W == 16)
+    if (m > 4) return f(std::integral_constant<int, 8>{});
   f(std::integral_constant<int, 4>{});
 }
 
@@ -741,13 +818,13 @@ struct KGroupEntry {
     by_group<A>(m, [&](auto g) { KGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
   static void pack_a_cols(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
-    if (row_vec(m)) return by_row_vec(m, [&](auto r) { RowVec<A, r>::pack_a(m, k, a, rs, cs, ap); });
+    if (row_vec<A>(m)) return by_row_vec<A>(m, [&](auto r) { RowVec<A, r>::pack_a(m, k, a, rs, cs, ap); });
     by_group<A>(m, [&](auto g) { CGroup<A, g>::pack_a(m, k, a, rs, cs, ap); });
   }
   static void run_cols(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
                        int64_t n) {
-    if (row_vec(m))
-      return by_row_vec(m, [&](auto r) { RowVec<A, r>::run(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
+    if (row_vec<A>(m))
+      return by_row_vec<A>(m, [&](auto r) { RowVec<A, r>::run(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
     by_group<A>(m, [&](auto g) { CGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
 };
