@@ -133,12 +133,12 @@ struct GemmKernels {
 // B's G adjacent elements are columns: lane i·G + q of an accumulator sums
 // A(i, l)·B(l, j + q) in order of l — the main tiles' sums, written back per
 // block of 256 k-steps (the first block with beta, later ones adding). With
-// 1, 3 or 4 rows the row-vector tiles run instead: lane q of row i's
-// accumulator v sums A(i, l)·B(l, j + v·W + q) in order of l (the same sums),
-// B's rows loaded as whole vectors.
+// 1 or 3–8 rows of f32, 1, 3 or 4 of f64 the row-vector tiles run instead:
+// lane q of row i's accumulator v sums A(i, l)·B(l, j + v·W + q) in order of
+// l (the same sums), B's rows loaded as whole vectors.
 //   pack_a_cols: column-grouped, element (i, l) at ap[l·W + i·G + q] for
 //     every q < G (W·k elements, at most 2·rows·k); row-vector, at
-//     ap[l·R + i] (R = 1 or 4); rows >= m zero.
+//     ap[l·R + i] (R = 1, 4 or 8); rows >= m zero.
 //   run_cols: as run, B(l, j) at b[l*ldb + j].
 template <typename T>
 struct KGroupKernels {

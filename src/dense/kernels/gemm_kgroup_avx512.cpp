@@ -11,8 +11,8 @@
 // packed once per call in the same lane order; the G partial sums are added
 // pairwise at write-back. Where op(B)'s rows are contiguous instead (op T),
 // the column-grouped tiles (CGroup) put G adjacent columns in a vector the
-// same way, and with 1, 3 or 4 rows the row-vector tiles (RowVec) put C's
-// rows along the accumulators, B's rows loaded whole. f64 with 3–4 rows and
+// same way, and with 1 or 3–8 rows of f32 (f64: 1, 3, 4) the row-vector
+// tiles (RowVec) put C's rows along the accumulators, B's rows loaded whole. f64 with 3–4 rows and
 // f32 with one (k >= 4 groups) take the row-stacked tiles (RGroup): each row
 // its own vectors of W k-steps, B's column a plain load.
 // Compiled with the AVX-512 flags; reached only when the CPU and OS support
@@ -831,7 +831,7 @@ struct KGroupEntry {
 
 }  // namespace
 
-const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+1x16k16+{1,4}x16r__avx512", 8, kNr,
+const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+1x16k16+{1,4,8}x16r__avx512", 8, kNr,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+4x6k8+{1,4}x8r__avx512", 4, kNr,
