@@ -52,7 +52,7 @@ bool kgroup_takes_b(const GemmOperand<T> &B, int64_t k) {
 // Workspace for op(A) packed in the grouped tiles' lane order.
 template <typename T>
 size_t kgroup_a_bytes(const KGroupKernels<T> &kg, int64_t k) {
-  return size_t(2 * kg.rows) * size_t(k) * sizeof(T);
+  return size_t(std::max(2 * kg.rows, kg.rows_cols)) * size_t(k) * sizeof(T);
 }
 
 // Elements [lo, hi) of part u of `parts` over `len` elements in `tiles`
@@ -213,7 +213,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   // ones where its rows are; op(A) packed once for every unit.
   const KGroupKernels<T> *kg = Complex ? nullptr : gemm_kernels_kgroup<T>(h->arch);
   const bool kg_cols = kgroup_by_columns(B);
-  if (kg && (m > kg->rows || !kgroup_takes_b(B, k))) kg = nullptr;
+  if (kg && (m > (kg_cols ? kg->rows_cols : kg->rows) || !kgroup_takes_b(B, k))) kg = nullptr;
   const typename KGroupKernels<T>::Run kg_run = !kg ? nullptr : kg_cols ? kg->run_cols : kg->run;
   const int64_t kg_ldb = kg_cols ? B.rs : B.cs;  // the stride between B's groups of columns or k-steps
   T *kg_a = nullptr;
@@ -290,7 +290,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
     p.kg_run = kg_run;
     p.kg_a = kg_a;
     p.kg_ldb = kg_ldb;
-    p.mr_e = kg->rows;
+    p.mr_e = kg_cols ? kg->rows_cols : kg->rows;
     p.nr = kg->nr;
     p.b_in_place = p.a_in_place = true;
   } else {

@@ -133,12 +133,12 @@ struct GemmKernels {
 // B's G adjacent elements are columns: lane i·G + q of an accumulator sums
 // A(i, l)·B(l, j + q) in order of l — the main tiles' sums, written back per
 // block of 256 k-steps (the first block with beta, later ones adding). With
-// 1 or 3–8 rows of f32, 1, 3 or 4 of f64 the row-vector tiles run instead:
+// 1 or 3–8 rows (rows_cols: f64 too) the row-vector tiles run instead:
 // lane q of row i's accumulator v sums A(i, l)·B(l, j + v·W + q) in order of
 // l (the same sums), B's rows loaded as whole vectors.
 //   pack_a_cols: column-grouped, element (i, l) at ap[l·W + i·G + q] for
 //     every q < G (W·k elements, at most 2·rows·k); row-vector, at
-//     ap[l·R + i] (R = 1, 4 or 8); rows >= m zero.
+//     ap[l·R + i] (R = 1, 4 or 8: at most rows_cols·k); rows >= m zero.
 //   run_cols: as run, B(l, j) at b[l*ldb + j].
 template <typename T>
 struct KGroupKernels {
@@ -146,7 +146,9 @@ struct KGroupKernels {
   using Run = void (*)(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
                        int64_t m, int64_t n);
   const char *name;  // type_op_tile__isa, e.g. "f32_gemm_{8,4,2}x16k{2,4,8}__avx512"
-  int rows, nr;      // at most `rows` rows of C; columns per full tile
+  int rows;          // at most `rows` rows of C (run)
+  int rows_cols;     // at most `rows_cols` rows of C (run_cols)
+  int nr;            // columns per full tile
   Pack pack_a;
   Run run;
   Pack pack_a_cols;

@@ -1,5 +1,6 @@
 // AVX-512 k-grouped tiles for real GEMMs with at most half a vector of rows
-// (f32 m <= 8, f64 m <= 4; the contract is in gemm_kernels.h). The main
+// (f32 m <= 8, f64 m <= 4, or 8 where op(B) = T; the contract is in
+// gemm_kernels.h). The main
 // tiles put C's rows along the vector, so a product with 8 rows of f32 fills
 // 8 of each FMA's 16 lanes (8×200×200 sgemm ran at ~25 % of peak, half of
 // what OpenBLAS's 8-row ymm kernel reaches), 4 rows a quarter, 1 row a
@@ -11,10 +12,10 @@
 // packed once per call in the same lane order; the G partial sums are added
 // pairwise at write-back. Where op(B)'s rows are contiguous instead (op T),
 // the column-grouped tiles (CGroup) put G adjacent columns in a vector the
-// same way, and with 1 or 3–8 rows of f32 (f64: 1, 3, 4) the row-vector
-// tiles (RowVec) put C's rows along the accumulators, B's rows loaded whole. f64 with 3–4 rows and
-// f32 with one (k >= 4 groups) take the row-stacked tiles (RGroup): each row
-// its own vectors of W k-steps, B's column a plain load.
+// same way, and with 1 or 3–8 rows (f64's 5–8 too) the row-vector tiles
+// (RowVec) put C's rows along the accumulators, B's rows loaded whole. f64
+// with 3–4 rows and f32 with one (k >= 4 groups) take the row-stacked tiles
+// (RGroup): each row its own vectors of W k-steps, B's column a plain load.
 // Compiled with the AVX-512 flags; reached only when the CPU and OS support
 // them.
 #include <immintrin.h>
@@ -493,7 +494,7 @@ struct RowVec {
   using vec = typename A::vec;
   static constexpr int W = A::W, G = W / R;  // G columns per vector after the transpose
   static_assert(R == 1 || R == 4 || R == 8, "the rows row_vec takes");
-  static_assert(G >= 2, "at most half a vector of rows");
+  static_assert(G >= 1, "at most a vector of rows");
   static constexpr int NV = R == 8 ? 3 : R == 4 ? 6 : 8;  // R·NV + NV + 1 <= 32
   static constexpr int64_t kKc = 256;                     // A's block: 256 · R elements, L1-resident
 
@@ -573,7 +574,31 @@ struct RowVec {
       for (int h = 0; h < R; ++h) {
         const int j = v * W + h * G;
         if (j >= cols) break;
-        ColumnsOut<A, G>::write(A::cast(x[h]), va, beta, vb, c + j * ldc, ldc, m, std::min(G, cols - j));
+        if constexpr (G == 1) {  // a whole vector per column (f64, 8 rows): its m elements
+          // (in unmasked pieces, as Chunk moves partial columns: a masked
+          // store spanning the next column stalls its load.)
+          char *cj = reinterpret_cast<char *>(c + j * ldc);
+          const int bytes = m * int(sizeof(T));
+          vec r = A::mul(A::cast(x[h]), va);
+          if (beta != T(0)) {
+            __m512i cv;
+            if (m == R) {
+              cv = _mm512_loadu_si512(cj);
+            } else {
+              cv = _mm512_maskz_broadcast_i64x4(__mmask8(0x0F), load_upto32(cj, std::min(bytes, 32)));
+              if (bytes > 32) cv = _mm512_mask_broadcast_i64x4(cv, __mmask8(0xF0), load_upto32(cj + 32, bytes - 32));
+            }
+            r = A::fmadd(A::cast(cv), vb, r);
+          }
+          if (m == R) {
+            _mm512_storeu_si512(cj, A::bits(r));
+          } else {
+            store_upto32(cj, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), A::bits(r), 0), std::min(bytes, 32));
+            if (bytes > 32) store_upto32(cj + 32, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), A::bits(r), 1), bytes - 32);
+          }
+        } else {
+          ColumnsOut<A, G>::write(A::cast(x[h]), va, beta, vb, c + j * ldc, ldc, m, std::min(G, cols - j));
+        }
       }
     }
   }
@@ -633,24 +658,28 @@ struct RowVec {
   }
 };
 
-// Whether op(B) = T with m rows takes the row-vector tiles: f32 1 and 3–8
-// rows, f64 1, 3 and 4. Measured against the column-grouped tiles (1
-// thread, op NT, ÷ the previous build; docs/performance.md's change table):
-// f32 8×200×200 1.37, 8×32×2000 1.31, 7×100×100 1.28, 6×200×200 1.13,
-// 5×64×64 1.12, 3×64×64 1.35. Two rows stay on the column-grouped tiles:
-// the row-vector tile read 0.87–0.93× of them with whole 128-column tiles
-// (2×128×200, 2×500×500; f64 2×200×200 0.87×).
+constexpr int kRowVecRows = 8;  // the most rows the row-vector tiles take
+
+// Whether op(B) = T with m rows takes the row-vector tiles: 1 and 3–8 rows
+// (f64's 5–8: R = 8, one whole vector per column; the main tiles ran them
+// on a one-vector 8 × 12 tile, 12 FMAs per 13 loads). Measured build
+// against build (1 thread, docs/performance.md's change table): f32 NT
+// 8×32×2000 1.26, 8×200×200 1.11, 7×100×100 1.13, 5×64×64 1.11, 3×64×64
+// 1.31; f64 NT 8×200×200 1.19, 6×200×200 1.15, 5×1000×1000 1.29, TT
+// 8×32×2000 1.17, 8×16×100 1.19 (f64 NT 8×32×2000 / 8×32×32 0.90 / 0.93).
+// Two rows stay on the column-grouped tiles: the row-vector tile read
+// 0.87–0.88× of them with whole 128-column tiles (2×128×200, 2×256×200)
+// and 0.84× at 2×1000×100; f64 2×200×200 0.87×.
 template <class A>
 constexpr bool row_vec(int64_t m) {
-  return m >= 1 && m <= A::W / 2 && m != 2;
+  return m >= 1 && m <= kRowVecRows && m != 2;
 }
 // The row-vector tile for m rows, row_vec(m): f(integral_constant R), R the
 // smallest of 1, 4, 8 that holds m.
 template <class A, class F>
 inline __attribute__((always_inline)) void by_row_vec(int64_t m, F f) {
   if (m == 1) return f(std::integral_constant<int, 1>{});
-  if constexpr (A::W == 16)
-    if (m > 4) return f(std::integral_constant<int, 8>{});
+  if (m > 4) return f(std::integral_constant<int, 8>{});
   f(std::integral_constant<int, 4>{});
 }
 
@@ -847,10 +876,10 @@ struct KGroupEntry {
 
 }  // namespace
 
-const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+1x16k16+{1,4,8}x16r__avx512", 8, kNr,
+const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+1x16k16+{1,4,8}x16r__avx512", 8, kRowVecRows, kNr,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols};
-const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+4x6k8+{1,4}x8r__avx512", 4, kNr,
+const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+4x6k8+{1,4,8}x8r__avx512", 4, kRowVecRows, kNr,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols};
 
