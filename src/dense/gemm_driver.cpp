@@ -213,7 +213,11 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   // ones where its rows are; op(A) packed once for every unit.
   const KGroupKernels<T> *kg = Complex ? nullptr : gemm_kernels_kgroup<T>(h->arch);
   const bool kg_cols = kgroup_by_columns(B);
-  if (kg && (m > (kg_cols ? kg->rows_cols : kg->rows) || !kgroup_takes_b(B, k))) kg = nullptr;
+  // (More rows by columns only where the main tiles would not read A in place
+  // or n is wide enough; kernel table, wide_cols.)
+  const int kg_rows =
+      !kg ? 0 : kg_cols && (n >= kg->wide_cols || !a_columns_in_place(A)) ? kg->rows_cols : kg->rows;
+  if (kg && (m > kg_rows || !kgroup_takes_b(B, k))) kg = nullptr;
   const typename KGroupKernels<T>::Run kg_run = !kg ? nullptr : kg_cols ? kg->run_cols : kg->run;
   const int64_t kg_ldb = kg_cols ? B.rs : B.cs;  // the stride between B's groups of columns or k-steps
   T *kg_a = nullptr;
@@ -290,7 +294,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
     p.kg_run = kg_run;
     p.kg_a = kg_a;
     p.kg_ldb = kg_ldb;
-    p.mr_e = kg_cols ? kg->rows_cols : kg->rows;
+    p.mr_e = kg_rows;
     p.nr = kg->nr;
     p.b_in_place = p.a_in_place = true;
   } else {

@@ -148,7 +148,8 @@ struct KGroupKernels {
                        int64_t m, int64_t n);
   const char *name;  // type_op_tile__isa, e.g. "f32_gemm_{8,4,2}x16k{2,4,8}__avx512"
   int rows;          // at most `rows` rows of C (run)
-  int rows_cols;     // at most `rows_cols` rows of C (run_cols)
+  int rows_cols;     // at most `rows_cols` rows of C (run_cols), more than `rows` from
+  int wide_cols;     //   `wide_cols` columns or where the main tiles would pack op(A)
   int nr;            // columns per full tile
   Pack pack_a;
   Run run;
