@@ -64,15 +64,28 @@ inline std::pair<int64_t, int64_t> unit_range(int64_t len, int64_t tiles, int pa
 
 // Threads claim units (blocks of whole tiles of C) from a counter until none
 // are left; the caller alone can finish them all if a worker starts late.
+// The grouped tiles' op(A) is the caller's packed copy for slot 0 and a
+// copy of the thread's own for the others, packed before its first unit:
+// reading lines another core has just written cost more than packing them
+// again (Zen 5 VM, dgemm NT 8×96×2000 on 2 threads: 53.5 GF/s sharing the
+// caller's copy against 1 thread's 72; with the copy packed once for all
+// calls, 146).
 template <typename T>
 void gemm_task(void *ctx, int slot, int nslots) {
   Level3Plan<T> &p = *static_cast<Level3Plan<T> *>(ctx);
+  const T *kg_a = slot == 0 ? p.kg_a : nullptr;
   for_each_unit(p, slot, nslots, p.tm * p.tn, [&](int u) {
     const auto [m0, m1] = unit_range(p.m, p.m_tiles, p.tm, u % p.tm, p.mr_e);
     const auto [n0, n1] = unit_range(p.n, p.n_tiles, p.tn, u / p.tm, unit_cols(p));
     if (m0 >= m1 || n0 >= n1) return;
-    if (p.kg_run)
-      p.kg_run(p.k, p.alpha[0], p.kg_a, p.B.p + n0 * p.B.cs, p.kg_ldb, p.beta[0], p.C + n0 * p.ldc, p.ldc, p.m, n1 - n0);
+    if (p.kg_run) {
+      if (!kg_a) {
+        T *ap = static_cast<T *>(p.ws->a(slot));
+        p.kg_pack(p.m, p.k, p.A.p, p.A.rs, p.A.cs, ap);
+        kg_a = ap;
+      }
+      p.kg_run(p.k, p.alpha[0], kg_a, p.B.p + n0 * p.B.cs, p.kg_ldb, p.beta[0], p.C + n0 * p.ldc, p.ldc, p.m, n1 - n0);
+    }
     // A unit with another's columns to its right walks leftward (direct_real);
     // with more than two columns of units every other one does, so of each
     // pair of neighbours at least one walks away from their boundary.
@@ -210,7 +223,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   const double macs = double(m) * double(n) * double(k);
   // At most half a vector of rows (f32 8, f64 4): the k-grouped tiles
   // (gemm_kernels.h) where op(B)'s columns are contiguous, the column-grouped
-  // ones where its rows are; op(A) packed once for every unit.
+  // ones where its rows are; op(A) packed by each thread (gemm_task).
   const KGroupKernels<T> *kg = Complex ? nullptr : gemm_kernels_kgroup<T>(h->arch);
   const bool kg_cols = kgroup_by_columns(B);
   // (More rows by columns only where the main tiles would not read A in place
@@ -220,11 +233,12 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   if (kg && (m > kg_rows || !kgroup_takes_b(B, k))) kg = nullptr;
   const typename KGroupKernels<T>::Run kg_run = !kg ? nullptr : kg_cols ? kg->run_cols : kg->run;
   const int64_t kg_ldb = kg_cols ? B.rs : B.cs;  // the stride between B's groups of columns or k-steps
+  const typename KGroupKernels<T>::Pack kg_pack = !kg ? nullptr : kg_cols ? kg->pack_a_cols : kg->pack_a;
   T *kg_a = nullptr;
   if (kg) {
     if (!h->workspace.reserve(1, kgroup_a_bytes(*kg, k), 0)) return TESSERA_STATUS_ALLOC_FAILED;
     kg_a = static_cast<T *>(h->workspace.a(0));
-    (kg_cols ? kg->pack_a_cols : kg->pack_a)(m, k, A.p, A.rs, A.cs, kg_a);
+    kg_pack(m, k, A.p, A.rs, A.cs, kg_a);
     if (macs < kMinFlopsPerThread) {  // one thread by the flop rule: no plan
       kg_run(k, alpha[0], kg_a, B.p, kg_ldb, beta[0], C, ldc, m, n);
       return TESSERA_STATUS_SUCCESS;
@@ -290,8 +304,9 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   p.c_cached = double(m) * double(n) * s * sizeof(T) <= kCCachedBytes;
   p.direct = direct;
   set_blocking(p, h);
-  if (kg) {  // one row tile; units in column steps (run takes any n); nothing for a unit to pack
+  if (kg) {  // one row tile; units in column steps (run takes any n); op(A) packed per thread
     p.kg_run = kg_run;
+    p.kg_pack = kg_pack;
     p.kg_a = kg_a;
     p.kg_ldb = kg_ldb;
     p.mr_e = kg_rows;
@@ -313,6 +328,8 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   const int64_t cols = ceil_div(p.n_tiles, p.tn) * unit_cols(p);
   p.ws = &h->workspace;
   if (!reserve_workspace(p, *p.ws, threads, rows, cols)) return TESSERA_STATUS_ALLOC_FAILED;
+  // Each thread's copy of op(A) (slot 0's, kg_a, holds already: reserve only grows).
+  if (kg && !p.ws->reserve(threads, kgroup_a_bytes(*kg, k), 0)) return TESSERA_STATUS_ALLOC_FAILED;
 
   h->last_threads = threads;
   lease.run(threads, &gemm_task<T>, &p);

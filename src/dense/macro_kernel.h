@@ -133,9 +133,12 @@ struct Level3Plan {
   // (kCCachedBytes; the kernels' k <= 4 loop streams it differently).
   bool c_cached = false;
   // GEMM with a few rows: the k- or column-grouped tiles' run entry over
-  // op(A) packed once (kg_a, shared by every work unit) and op(B) in place
-  // (B(l, j) at the tiles' ldb kg_ldb).
+  // op(A) packed by the caller (kg_a, its workspace slot 0) and op(B) in
+  // place (B(l, j) at the tiles' ldb kg_ldb).
+  // Each thread but the caller packs op(A) again into its own workspace
+  // (kg_pack) before its first unit.
   typename KGroupKernels<T>::Run kg_run = nullptr;
+  typename KGroupKernels<T>::Pack kg_pack = nullptr;
   const T *kg_a = nullptr;
   int64_t kg_ldb = 0;
   int tm = 1, tn = 1;  // GEMM: grid of work units over C's tiles (claimed dynamically by threads)
