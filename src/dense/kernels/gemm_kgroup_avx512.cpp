@@ -28,7 +28,6 @@
 
 #include "dense/kernels/gemm_kernels.h"
 
-
 namespace tessera::dense::avx512 {
 namespace {
 
@@ -485,9 +484,9 @@ struct CGroup {
 // and are written back as the main tiles', alpha·sum then + beta·C in one
 // rounding, in blocks of kKc k-steps over more than one tile of columns
 // (the first with beta, the others adding to C): the main tiles' sums where
-// the packed path's KC is the same. At write-back each vector's R rows × W columns are transposed in
-// registers to W / R columns of R rows (rows_to_columns) and leave as the
-// column-grouped tiles' do (ColumnsOut).
+// the packed path's KC is the same. At write-back each vector's R rows × W
+// columns are transposed in registers to W / R columns of R rows
+// (rows_to_columns) and leave as the column-grouped tiles' do (ColumnsOut).
 template <class A, int R>
 struct RowVec {
   using T = typename A::T;
@@ -586,15 +585,17 @@ struct RowVec {
               cv = _mm512_loadu_si512(cj);
             } else {
               cv = _mm512_maskz_broadcast_i64x4(__mmask8(0x0F), load_upto32(cj, std::min(bytes, 32)));
-              if (bytes > 32) cv = _mm512_mask_broadcast_i64x4(cv, __mmask8(0xF0), load_upto32(cj + 32, bytes - 32));
+              if (bytes > 32)
+                cv = _mm512_mask_broadcast_i64x4(cv, __mmask8(0xF0), load_upto32(cj + 32, bytes - 32));
             }
             r = A::fmadd(A::cast(cv), vb, r);
           }
           if (m == R) {
             _mm512_storeu_si512(cj, A::bits(r));
           } else {
-            store_upto32(cj, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), A::bits(r), 0), std::min(bytes, 32));
-            if (bytes > 32) store_upto32(cj + 32, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), A::bits(r), 1), bytes - 32);
+            const __m512i rb = A::bits(r);
+            store_upto32(cj, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), rb, 0), std::min(bytes, 32));
+            if (bytes > 32) store_upto32(cj + 32, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), rb, 1), bytes - 32);
           }
         } else {
           ColumnsOut<A, G>::write(A::cast(x[h]), va, beta, vb, c + j * ldc, ldc, m, std::min(G, cols - j));
@@ -618,7 +619,9 @@ struct RowVec {
         __m512i v[R];
 #pragma GCC unroll 8
         for (int i = 0; i < R; ++i)
-          v[i] = i >= m ? _mm512_setzero_si512() : cnt == W ? _mm512_loadu_si512(a + i * rs + l) : A::load512(a + i * rs + l, cnt);
+          v[i] = i >= m      ? _mm512_setzero_si512()
+                 : cnt == W ? _mm512_loadu_si512(a + i * rs + l)
+                            : A::load512(a + i * rs + l, cnt);
         rows_to_columns(v);  // v[h]: steps l + h·G .. l + h·G + G - 1, R elements each
 #pragma GCC unroll 8
         for (int h = 0; h < R; ++h) {
@@ -885,10 +888,12 @@ struct KGroupEntry {
 
 }  // namespace
 
-const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+1x16k16+{1,4,8}x16r__avx512", 8, kRowVecRows, 0, kNr,
+const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+1x16k16+{1,4,8}x16r__avx512",
+                                         8, kRowVecRows, 0, kNr,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols};
-const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+4x6k8+{1,4,8}x8r__avx512", 4, kRowVecRows, kF64WideCols, kNr,
+const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+4x6k8+{1,4,8}x8r__avx512",
+                                          4, kRowVecRows, kF64WideCols, kNr,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols};
 
