@@ -569,39 +569,53 @@ struct RowVec {
 #pragma GCC unroll 8
       for (int i = 0; i < R; ++i) x[i] = A::bits(acc[i][v]);
       rows_to_columns(x);
+      if (m == R) write_vec(x, va, beta, vb, c + v * W * ldc, ldc, R, cols - v * W);
+      else write_vec_rows(x, va, beta, vb, c + v * W * ldc, ldc, m, cols - v * W);
+    }
+  }
+
+  // One transposed vector (x[h]: columns h·G .. h·G + G - 1) to C's first
+  // m rows and `cols` columns from c.
+  static inline __attribute__((always_inline)) void write_vec(const __m512i (&x)[R], vec va, T beta, vec vb, T *c,
+                                                              int64_t ldc, int m, int cols) {
 #pragma GCC unroll 8
-      for (int h = 0; h < R; ++h) {
-        const int j = v * W + h * G;
-        if (j >= cols) break;
-        if constexpr (G == 1) {  // a whole vector per column (f64, 8 rows): its m elements
-          // (in unmasked pieces, as Chunk moves partial columns: a masked
-          // store spanning the next column stalls its load.)
-          char *cj = reinterpret_cast<char *>(c + j * ldc);
-          const int bytes = m * int(sizeof(T));
-          vec r = A::mul(A::cast(x[h]), va);
-          if (beta != T(0)) {
-            __m512i cv;
-            if (m == R) {
-              cv = _mm512_loadu_si512(cj);
-            } else {
-              cv = _mm512_maskz_broadcast_i64x4(__mmask8(0x0F), load_upto32(cj, std::min(bytes, 32)));
-              if (bytes > 32)
-                cv = _mm512_mask_broadcast_i64x4(cv, __mmask8(0xF0), load_upto32(cj + 32, bytes - 32));
-            }
-            r = A::fmadd(A::cast(cv), vb, r);
-          }
+    for (int h = 0; h < R; ++h) {
+      const int j = h * G;
+      if (j >= cols) break;
+      if constexpr (G == 1) {  // a whole vector per column (f64, 8 rows): its m elements
+        // (in unmasked pieces, as Chunk moves partial columns: a masked
+        // store spanning the next column stalls its load.)
+        char *cj = reinterpret_cast<char *>(c + j * ldc);
+        const int bytes = m * int(sizeof(T));
+        vec r = A::mul(A::cast(x[h]), va);
+        if (beta != T(0)) {
+          __m512i cv;
           if (m == R) {
-            _mm512_storeu_si512(cj, A::bits(r));
+            cv = _mm512_loadu_si512(cj);
           } else {
-            const __m512i rb = A::bits(r);
-            store_upto32(cj, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), rb, 0), std::min(bytes, 32));
-            if (bytes > 32) store_upto32(cj + 32, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), rb, 1), bytes - 32);
+            cv = _mm512_maskz_broadcast_i64x4(__mmask8(0x0F), load_upto32(cj, std::min(bytes, 32)));
+            if (bytes > 32) cv = _mm512_mask_broadcast_i64x4(cv, __mmask8(0xF0), load_upto32(cj + 32, bytes - 32));
           }
-        } else {
-          ColumnsOut<A, G>::write(A::cast(x[h]), va, beta, vb, c + j * ldc, ldc, m, std::min(G, cols - j));
+          r = A::fmadd(A::cast(cv), vb, r);
         }
+        if (m == R) {
+          _mm512_storeu_si512(cj, A::bits(r));
+        } else {
+          const __m512i rb = A::bits(r);
+          store_upto32(cj, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), rb, 0), std::min(bytes, 32));
+          if (bytes > 32) store_upto32(cj + 32, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), rb, 1), bytes - 32);
+        }
+      } else {
+        ColumnsOut<A, G>::write(A::cast(x[h]), va, beta, vb, c + j * ldc, ldc, m, std::min(G, cols - j));
       }
     }
+  }
+  // Fewer rows than R: one out-of-line copy per (type, R) — inlined into
+  // every tile and vector, its partial-column moves had tripled this file's
+  // compile time (27 → 93 s).
+  static __attribute__((noinline)) void write_vec_rows(const __m512i (&x)[R], vec va, T beta, vec vb, T *c,
+                                                       int64_t ldc, int m, int cols) {
+    write_vec(x, va, beta, vb, c, ldc, m, cols);
   }
 
   static void pack_a(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
