@@ -167,7 +167,8 @@ inline __attribute__((always_inline)) void store_upto32(char *p, __m256i v, int 
 }
 
 // Moves of CB-byte chunks (CB = 4, 8, 16, 32: a column's H rows, or a group
-// of G k-steps of B) between memory and lane-aligned places of a vector.
+// of G k-steps of B; 64: a column of a whole vector, put / get only) between
+// memory and lane-aligned places of a vector.
 // A full chunk moves unmasked (an unmasked store forwards to a later load of
 // the same bytes and the reverse, masked ones do not on Zen 5); a partial
 // column of C (put / get) in unmasked pieces of its own bytes (load_upto16
@@ -184,6 +185,12 @@ struct Chunk {
     const auto lanes = __mmask8(((1u << L) - 1u) << (Q * L));
     if constexpr (CB == 4) {  // one f32 element (m == 1) into 32-bit lane Q
       return _mm512_mask_broadcastd_epi32(v, __mmask16(1u << Q), _mm_loadu_si32(p));
+    } else if constexpr (CB == 64) {  // the whole vector (Q == 0), in two halves when partial
+      if (m == N) return _mm512_loadu_si512(p);
+      const char *q = reinterpret_cast<const char *>(p);
+      const int bytes = m * int(sizeof(T));
+      const __m512i x = _mm512_maskz_broadcast_i64x4(__mmask8(0x0F), load_upto32(q, std::min(bytes, 32)));
+      return bytes > 32 ? _mm512_mask_broadcast_i64x4(x, __mmask8(0xF0), load_upto32(q + 32, bytes - 32)) : x;
     } else if constexpr (CB == 32) {
       const __m256i x = m == N ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p))
                                : load_upto32(reinterpret_cast<const char *>(p), m * int(sizeof(T)));
@@ -204,6 +211,14 @@ struct Chunk {
     if constexpr (CB == 4) {  // 32-bit lane Q to p
       const __m512i x = Q == 0 ? v : _mm512_maskz_alignr_epi32(__mmask16(0xFFFF), v, v, Q);
       _mm_storeu_si32(p, _mm512_maskz_extracti32x4_epi32(__mmask8(0xF), x, 0));
+      return;
+    }
+    if constexpr (CB == 64) {  // the whole vector (Q == 0), in two halves when partial
+      if (m == N) return _mm512_storeu_si512(p, v);
+      char *q = reinterpret_cast<char *>(p);
+      const int bytes = m * int(sizeof(T));
+      store_upto32(q, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), v, 0), std::min(bytes, 32));
+      if (bytes > 32) store_upto32(q + 32, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), v, 1), bytes - 32);
       return;
     }
     const __m512i x = Q == 0 ? v : _mm512_maskz_alignr_epi64(__mmask8(0xFF), v, v, Q * L);  // rotate chunk Q to lane 0
@@ -582,32 +597,8 @@ struct RowVec {
     for (int h = 0; h < R; ++h) {
       const int j = h * G;
       if (j >= cols) break;
-      if constexpr (G == 1) {  // a whole vector per column (f64, 8 rows): its m elements
-        // (in unmasked pieces, as Chunk moves partial columns: a masked
-        // store spanning the next column stalls its load.)
-        char *cj = reinterpret_cast<char *>(c + j * ldc);
-        const int bytes = m * int(sizeof(T));
-        vec r = A::mul(A::cast(x[h]), va);
-        if (beta != T(0)) {
-          __m512i cv;
-          if (m == R) {
-            cv = _mm512_loadu_si512(cj);
-          } else {
-            cv = _mm512_maskz_broadcast_i64x4(__mmask8(0x0F), load_upto32(cj, std::min(bytes, 32)));
-            if (bytes > 32) cv = _mm512_mask_broadcast_i64x4(cv, __mmask8(0xF0), load_upto32(cj + 32, bytes - 32));
-          }
-          r = A::fmadd(A::cast(cv), vb, r);
-        }
-        if (m == R) {
-          _mm512_storeu_si512(cj, A::bits(r));
-        } else {
-          const __m512i rb = A::bits(r);
-          store_upto32(cj, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), rb, 0), std::min(bytes, 32));
-          if (bytes > 32) store_upto32(cj + 32, _mm512_maskz_extracti64x4_epi64(__mmask8(0xF), rb, 1), bytes - 32);
-        }
-      } else {
-        ColumnsOut<A, G>::write(A::cast(x[h]), va, beta, vb, c + j * ldc, ldc, m, std::min(G, cols - j));
-      }
+      // (G == 1, f64 with 8 rows: a whole vector per column, Chunk's 64-byte moves.)
+      ColumnsOut<A, G>::write(A::cast(x[h]), va, beta, vb, c + j * ldc, ldc, m, std::min(G, cols - j));
     }
   }
   // Fewer rows than R: one out-of-line copy per (type, R) — inlined into
