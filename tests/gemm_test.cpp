@@ -329,6 +329,11 @@ void thread_determinism() {
                         {TBLAS_OP_N, TBLAS_OP_N, 4, 900, 201, 1, 0, 1},
                         {TBLAS_OP_T, TBLAS_OP_N, 7, 700, 103, 0, 2, 0},
                         {TBLAS_OP_N, TBLAS_OP_T, 3, 1000, 300, 2, 1, 0},
+                        // row-vector tiles: more columns than one tile (f32
+                        // 48, f64 24) whose units hold no more than one,
+                        // k past one block
+                        {TBLAS_OP_N, TBLAS_OP_T, 8, 60, 700, 0, 1, 0},
+                        {TBLAS_OP_T, TBLAS_OP_T, 8, 40, 1000, 1, 0, 0},
                         // the column tile (n = 1) split by rows
                         {TBLAS_OP_N, TBLAS_OP_N, 1000, 1, 700, 3, 0, 1}};
   for (tesseraArch_t arch : supported_paths()) {

@@ -84,7 +84,8 @@ void gemm_task(void *ctx, int slot, int nslots) {
         p.kg_pack(p.m, p.k, p.A.p, p.A.rs, p.A.cs, ap);
         kg_a = ap;
       }
-      p.kg_run(p.k, p.alpha[0], kg_a, p.B.p + n0 * p.B.cs, p.kg_ldb, p.beta[0], p.C + n0 * p.ldc, p.ldc, p.m, n1 - n0);
+      p.kg_run(p.k, p.alpha[0], kg_a, p.B.p + n0 * p.B.cs, p.kg_ldb, p.beta[0], p.C + n0 * p.ldc, p.ldc, p.m, n1 - n0,
+               p.n);
     }
     // A unit with another's columns to its right walks leftward (direct_real);
     // with more than two columns of units every other one does, so of each
@@ -240,7 +241,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
     kg_a = static_cast<T *>(h->workspace.a(0));
     kg_pack(m, k, A.p, A.rs, A.cs, kg_a);
     if (macs < kMinFlopsPerThread) {  // one thread by the flop rule: no plan
-      kg_run(k, alpha[0], kg_a, B.p, kg_ldb, beta[0], C, ldc, m, n);
+      kg_run(k, alpha[0], kg_a, B.p, kg_ldb, beta[0], C, ldc, m, n, n);
       return TESSERA_STATUS_SUCCESS;
     }
   }

@@ -129,6 +129,9 @@ struct GemmKernels {
 //     zero. At most 2·rows·k elements.
 //   run: C[0:m, 0:n] for any n, walking tiles of nr columns; op(B) with
 //     contiguous columns: B(l, j) at b[l + j*ldb], l < k and j < n only.
+//     n_all >= n is the whole product's columns: a tile's k blocking may
+//     depend on it but never on n, so units splitting the columns over
+//     threads sum every element alike.
 // The column-grouped variant, for op(B) with contiguous rows (op T), where
 // B's G adjacent elements are columns: lane i·G + q of an accumulator sums
 // A(i, l)·B(l, j + q) in order of l — the main tiles' sums, written back per
@@ -145,7 +148,7 @@ template <typename T>
 struct KGroupKernels {
   using Pack = void (*)(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap);
   using Run = void (*)(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
-                       int64_t m, int64_t n);
+                       int64_t m, int64_t n, int64_t n_all);
   const char *name;  // type_op_tile__isa, e.g. "f32_gemm_{8,4,2}x16k{2,4,8}__avx512"
   int rows;          // at most `rows` rows of C (run)
   int rows_cols;     // at most `rows_cols` rows of C (run_cols), more than `rows` from

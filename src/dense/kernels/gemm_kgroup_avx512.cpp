@@ -660,11 +660,12 @@ struct RowVec {
   }
 
   static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
-                  int64_t n) {
+                  int64_t n, int64_t n_all) {
     // One tile of columns reads A's block once: no blocks, so no write-back
     // of C per 256 steps (f32 NT 8×32×2000 / 4×64×2000 / 1×100×2000
-    // 1.03 / 1.05 / 1.06× blocked).
-    const int64_t kc = n <= NV * W ? k : kKc;
+    // 1.03 / 1.05 / 1.06× blocked). Chosen by the product's columns, not
+    // this call's: threads that split them must sum alike.
+    const int64_t kc = n_all <= NV * W ? k : kKc;
     for (int64_t kb = 0; kb < k; kb += kc)
       run_block(std::min(kc, k - kb), alpha, ap + kb * R, b + kb * ldb, ldb, kb == 0 ? beta : T(1), c, ldc, m, n);
   }
@@ -872,7 +873,7 @@ struct KGroupEntry {
     by_group<A>(m, [&](auto g) { KGroup<A, g>::pack_a(m, k, a, rs, cs, ap); });
   }
   static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
-                  int64_t n) {
+                  int64_t n, int64_t) {
     if constexpr (A::W == 8)
       if (rows_stacked<A>(m, k)) return RGroup<A, 4>::template run<kRgNc>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n);
     if constexpr (A::W == 16)
@@ -884,9 +885,9 @@ struct KGroupEntry {
     by_group<A>(m, [&](auto g) { CGroup<A, g>::pack_a(m, k, a, rs, cs, ap); });
   }
   static void run_cols(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int64_t m,
-                       int64_t n) {
+                       int64_t n, int64_t n_all) {
     if (row_vec<A>(m))
-      return by_row_vec<A>(m, [&](auto r) { RowVec<A, r>::run(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
+      return by_row_vec<A>(m, [&](auto r) { RowVec<A, r>::run(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n, n_all); });
     by_group<A>(m, [&](auto g) { CGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
 };
