@@ -21,7 +21,8 @@ namespace tessera::dense {
 
 namespace {
 
-// Columns of C per step of the unit grid: a tile's NR, or where real op(B) is
+// Columns of C per step of the unit grid: a tile's NR (the row-vector tiles
+// reading op(A) in place: 16 columns, whole vectors), or where real op(B) is
 // read in place (the direct path, and the blocked one when choose_in_place
 // says so; panels narrower than NR run on the 4- and 8-column tiles) 4, so 2
 // threads get equal halves: 64 columns of 12-column tiles were cut 36 + 28.
@@ -30,6 +31,7 @@ namespace {
 template <typename T>
 int64_t unit_cols(const Level3Plan<T> &p) {
   if (p.s == 2) return p.direct && p.nr >= 6 ? 2 : p.nr;
+  if (p.kg_run_t) return p.nr;
   return (p.direct || p.b_in_place) && p.nr >= 8 ? 4 : p.nr;
 }
 
@@ -78,7 +80,10 @@ void gemm_task(void *ctx, int slot, int nslots) {
     const auto [m0, m1] = unit_range(p.m, p.m_tiles, p.tm, u % p.tm, p.mr_e);
     const auto [n0, n1] = unit_range(p.n, p.n_tiles, p.tn, u / p.tm, unit_cols(p));
     if (m0 >= m1 || n0 >= n1) return;
-    if (p.kg_run) {
+    if (p.kg_run_t) {
+      p.kg_run_t(p.k, p.alpha[0], p.A.p + m0 * p.A.rs, p.A.rs, p.B.p + n0, p.B.rs, p.beta[0], p.C + m0 + n0 * p.ldc,
+                 p.ldc, m1 - m0, n1 - n0, p.n);
+    } else if (p.kg_run) {
       if (!kg_a) {
         T *ap = static_cast<T *>(p.ws->a(slot));
         p.kg_pack(p.m, p.k, p.A.p, p.A.rs, p.A.cs, ap);
@@ -189,6 +194,23 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
   p.tn = best_tn;
 }
 
+// Both operands' rows contiguous (op(A) = op(B) = T), real, at most t_cols
+// columns: the row-vector tiles read op(A) in place for any number of rows,
+// where the main tiles would first pack it transposed (Zen 5, dgemm TT
+// 32×8×2000: the pack 52 % of the call) and the few-row tiles pack it too.
+// Past rows_cols rows only from t_min_k steps and t_min_cols columns (the
+// kernel table's measured floors): below them the main tiles' pack costs
+// less than the row-vector tiles' transposing write-back (f64 TT 200×32×32
+// 0.96×, f32 200×8×200 0.82×).
+template <typename T, bool Complex>
+const KGroupKernels<T> *kgroup_rows_t(Arch arch, int64_t m, int64_t n, int64_t k, const GemmOperand<T> &A,
+                                      const GemmOperand<T> &B) {
+  if (Complex || !rows_contiguous(A) || !rows_contiguous(B)) return nullptr;
+  const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(arch);
+  if (!kg || n > kg->t_cols) return nullptr;
+  return m <= kg->rows_cols || (k >= kg->t_min_k && n >= kg->t_min_cols) ? kg : nullptr;
+}
+
 // Rows of C past the last whole row vector, when the k-grouped tiles should
 // take them: real, op(B) as the k-grouped tiles read it, more than one vector
 // of rows, and at most half a vector left over (f32 m % 16 = 1..8, f64 m % 8 =
@@ -196,12 +218,13 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 // idle (sgemm 100×96×100 took 1.56 µs more than 96×96×100 on a 4-row tail that
 // the k-grouped tiles compute alone in 0.5 µs). 0 where the main tiles keep them.
 template <typename T, bool Complex>
-int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmOperand<T> &B) {
+int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmOperand<T> &A,
+                         const GemmOperand<T> &B) {
   // Not for n <= 2 (the column tiles, one pass over A), nor where B is small:
   // below 16 columns or 32×32 elements the second call's fixed cost (op(A)'s
   // tail packed, another plan) outweighs the lanes saved (sgemm 17³ 0.78×,
   // 20³ 0.86×, dgemm 28³ 0.87×, 20×8×200 0.91× split against unsplit).
-  if (Complex || n < 16 || n * k < 1024) return 0;
+  if (Complex || n < 16 || n * k < 1024 || kgroup_rows_t<T, Complex>(arch, m, n, k, A, B)) return 0;
   const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(arch);
   if (!kg) return 0;
   const int64_t lanes = 2 * kg->rows, tail = m % lanes;
@@ -222,10 +245,15 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   }
 
   const double macs = double(m) * double(n) * double(k);
+  const KGroupKernels<T> *kgt = kgroup_rows_t<T, Complex>(h->arch, m, n, k, A, B);
+  if (kgt && macs < kMinFlopsPerThread) {  // one thread by the flop rule: no plan
+    kgt->run_rows_t(k, alpha[0], A.p, A.rs, B.p, B.rs, beta[0], C, ldc, m, n, n);
+    return TESSERA_STATUS_SUCCESS;
+  }
   // At most half a vector of rows (f32 8, f64 4): the k-grouped tiles
   // (gemm_kernels.h) where op(B)'s columns are contiguous, the column-grouped
   // ones where its rows are; op(A) packed by each thread (gemm_task).
-  const KGroupKernels<T> *kg = Complex ? nullptr : gemm_kernels_kgroup<T>(h->arch);
+  const KGroupKernels<T> *kg = Complex || kgt ? nullptr : gemm_kernels_kgroup<T>(h->arch);
   const bool kg_cols = kgroup_by_columns(B);
   // (More rows by columns only where the main tiles would not read A in place
   // or n is wide enough; kernel table, wide_cols.)
@@ -261,11 +289,11 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   // A one-thread handle takes the same path up to the direct limit: the
   // plan would split nothing.
   // Past the size limit, k within one KC block with short columns (direct_one_kc).
-  const bool direct = kcol || (!kg && (macs <= gemm_direct_max_macs<T, Complex>(h->arch, B, k) ||
+  const bool direct = kcol || (!kg && !kgt && (macs <= gemm_direct_max_macs<T, Complex>(h->arch, B, k) ||
                                        direct_one_kc<T, Complex>(h, m, n, k, A)));
   const bool one_thread = macs < kMinFlopsPerThread ||  // 2·macs flops: under two threads' worth
                           (h->num_threads == 1 && direct);
-  if (!Complex && !kg && one_thread) {
+  if (!Complex && !kg && !kgt && one_thread) {
     // One full row vector and n a multiple of 16 (f32, AVX-512): the row
     // vector × 16-column tile (16 FMA chains) instead of 12 + 4 columns,
     // whose 4-column tile waits on FMA latency. Zen 5, tables alternating
@@ -305,7 +333,12 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   p.c_cached = double(m) * double(n) * s * sizeof(T) <= kCCachedBytes;
   p.direct = direct;
   set_blocking(p, h);
-  if (kg) {  // one row tile; units in column steps (run takes any n); op(A) packed per thread
+  if (kgt) {  // units of whole row blocks and column steps; both operands in place
+    p.kg_run_t = kgt->run_rows_t;
+    p.mr_e = kgt->rows_cols;
+    p.nr = kgt->nr;
+    p.b_in_place = p.a_in_place = true;
+  } else if (kg) {  // one row tile; units in column steps (run takes any n); op(A) packed per thread
     p.kg_run = kg_run;
     p.kg_pack = kg_pack;
     p.kg_a = kg_a;
@@ -348,7 +381,7 @@ template <typename T, bool Complex>
 tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha,
                              const GemmOperand<T> &A, const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {
   // (alpha = 0 only scales C: no split, no workspace. k = 0 never splits.)
-  const int64_t tail = is_zero<T, Complex>(alpha) ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, B);
+  const int64_t tail = is_zero<T, Complex>(alpha) ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B);
   if (tail == 0) return gemm_rows<T, Complex>(h, m, n, k, alpha, A, B, beta, C, ldc);
   if (!h->workspace.reserve(1, kgroup_a_bytes(*gemm_kernels_kgroup<T>(h->arch), k), 0))
     return TESSERA_STATUS_ALLOC_FAILED;

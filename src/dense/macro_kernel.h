@@ -139,6 +139,9 @@ struct Level3Plan {
   // (kg_pack) before its first unit.
   typename KGroupKernels<T>::Run kg_run = nullptr;
   typename KGroupKernels<T>::Pack kg_pack = nullptr;
+  // Or, both operands' rows contiguous and few columns: the row-vector tiles
+  // reading op(A) in place for any m (units of kRowVecRows rows).
+  typename KGroupKernels<T>::RunT kg_run_t = nullptr;
   const T *kg_a = nullptr;
   int64_t kg_ldb = 0;
   int tm = 1, tn = 1;  // GEMM: grid of work units over C's tiles (claimed dynamically by threads)

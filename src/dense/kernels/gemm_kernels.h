@@ -144,20 +144,30 @@ struct GemmKernels {
 //     every q < G (W·k elements, at most 2·rows·k); row-vector, at
 //     ap[l·R + i] (R = 1, 4 or 8: at most rows_cols·k); rows >= m zero.
 //   run_cols: as run, B(l, j) at b[l*ldb + j].
+//   run_rows_t: C[0:m, 0:n] for any m, op(A) read in place from contiguous
+//     rows (A(i, l) at a[i*lda + l]) and B as run_cols: the row-vector tiles
+//     on blocks of rows_cols rows, the same sums as run_cols's row-vector
+//     tiles (its k blocking by n_all likewise).
 template <typename T>
 struct KGroupKernels {
   using Pack = void (*)(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap);
   using Run = void (*)(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
                        int64_t m, int64_t n, int64_t n_all);
+  using RunT = void (*)(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
+                        int64_t ldc, int64_t m, int64_t n, int64_t n_all);
   const char *name;  // type_op_tile__isa, e.g. "f32_gemm_{8,4,2}x16k{2,4,8}__avx512"
   int rows;          // at most `rows` rows of C (run)
   int rows_cols;     // at most `rows_cols` rows of C (run_cols), more than `rows` from
   int wide_cols;     //   `wide_cols` columns or where the main tiles would pack op(A)
   int nr;            // columns per full tile
+  // run_rows_t (both operands' rows contiguous) takes at most t_cols columns,
+  // and past rows_cols rows only from t_min_k steps and t_min_cols columns.
+  int t_cols, t_min_k, t_min_cols;
   Pack pack_a;
   Run run;
   Pack pack_a_cols;
   Run run_cols;
+  RunT run_rows_t;
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.

@@ -540,12 +540,27 @@ struct RowVec {
     });
   }
 
+  // Where the tiles read op(A)(i, l): packed (pack_a's layout), or in place
+  // from R rows contiguous along k (op(A) = T), rows >= m pointing at row
+  // m - 1 (read, their sums never stored).
+  struct Packed {
+    const T *p;
+    T at(int i, int64_t l) const { return p[l * R + i]; }
+  };
+  struct Rows {
+    const T *r[R];
+    Rows(const T *a, int64_t lda, int m) {
+#pragma GCC unroll 8
+      for (int i = 0; i < R; ++i) r[i] = a + std::min(i, m - 1) * lda;
+    }
+    T at(int i, int64_t l) const { return r[i][l]; }
+  };
+
   // C[0:m, 0:cols] from op(B)'s columns [0, cols), cols <= NA·W; a last
   // partial vector of B loads masked (zeros past cols).
-  template <int NA>
-  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const T *__restrict ap,
-                                                         const T *__restrict b, int64_t ldb, T beta, T *c,
-                                                         int64_t ldc, int m, int cols) {
+  template <int NA, class Src>
+  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const Src ap, const T *__restrict b,
+                                                         int64_t ldb, T beta, T *c, int64_t ldc, int m, int cols) {
     vec acc[R][NA];
 #pragma GCC unroll 8
     for (int i = 0; i < R; ++i)
@@ -560,7 +575,7 @@ struct RowVec {
         bv[v] = A::cast(v < NA - 1 || last == W ? _mm512_loadu_si512(br + v * W) : A::load512(br + v * W, last));
 #pragma GCC unroll 8
       for (int i = 0; i < R; ++i) {
-        const vec av = A::set1(ap[l * R + i]);
+        const vec av = A::set1(ap.at(i, l));
 #pragma GCC unroll 8
         for (int v = 0; v < NA; ++v) acc[i][v] = A::fmadd(av, bv[v], acc[i][v]);
       }
@@ -643,7 +658,8 @@ struct RowVec {
       for (int64_t l = 0; l < k; ++l) ap[l * R + i] = a[i * rs + l * cs];
   }
 
-  static void run_block(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+  template <class Src>
+  static void run_block(int64_t k, T alpha, const Src ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
                         int64_t n) {
     constexpr int64_t cols = NV * W;
     int64_t j = 0;
@@ -667,7 +683,14 @@ struct RowVec {
     // this call's: threads that split them must sum alike.
     const int64_t kc = n_all <= NV * W ? k : kKc;
     for (int64_t kb = 0; kb < k; kb += kc)
-      run_block(std::min(kc, k - kb), alpha, ap + kb * R, b + kb * ldb, ldb, kb == 0 ? beta : T(1), c, ldc, m, n);
+      run_block(std::min(kc, k - kb), alpha, Packed{ap + kb * R}, b + kb * ldb, ldb, kb == 0 ? beta : T(1), c, ldc,
+                m, n);
+  }
+  // Rows [0, m) (m <= R) and k-steps [0, k) of a block whose op(A) is read
+  // in place: row i, step l at a[i·lda + l].
+  static void run_rows(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
+                       int m, int64_t n) {
+    run_block(k, alpha, Rows(a, lda, m), b, ldb, beta, c, ldc, m, n);
   }
 };
 
@@ -890,17 +913,39 @@ struct KGroupEntry {
       return by_row_vec<A>(m, [&](auto r) { RowVec<A, r>::run(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n, n_all); });
     by_group<A>(m, [&](auto g) { CGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
+  // op(A)'s rows contiguous (op T), any m: the row-vector tiles on blocks of
+  // kRowVecRows rows read in place, the last block on the tile for its rows.
+  // Blocks of k outermost: B's block stays in L2 across the row blocks.
+  static void run_rows_t(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
+                         int64_t ldc, int64_t m, int64_t n, int64_t n_all) {
+    int64_t kc = k;  // as RowVec::run, by the first block's tile
+    by_row_vec<A>(std::min<int64_t>(m, kRowVecRows), [&](auto r) {
+      if (n_all > RowVec<A, r>::NV * A::W) kc = RowVec<A, r>::kKc;
+    });
+    for (int64_t kb = 0; kb < k; kb += kc) {
+      const int64_t kn = std::min(kc, k - kb);
+      const T be = kb == 0 ? beta : T(1);
+      for (int64_t i = 0; i < m; i += kRowVecRows) {
+        const int rows = int(std::min<int64_t>(kRowVecRows, m - i));
+        by_row_vec<A>(rows, [&](auto r) {
+          RowVec<A, r>::run_rows(kn, alpha, a + i * lda + kb, lda, b + kb * ldb, ldb, be, c + i, ldc, rows, n);
+        });
+      }
+    }
+  }
 };
 
 }  // namespace
 
 const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+1x16k16+{1,4,8}x16r__avx512",
-                                         8, kRowVecRows, 0, kNr,
+                                         8, kRowVecRows, 0, kNr, 32, 128, 16,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
-                                         &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols};
+                                         &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
+                                         &KGroupEntry<AF32>::run_rows_t};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+4x6k8+{1,4,8}x8r__avx512",
-                                          4, kRowVecRows, kF64WideCols, kNr,
+                                          4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
-                                          &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols};
+                                          &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
+                                          &KGroupEntry<AF64>::run_rows_t};
 
 }  // namespace tessera::dense::avx512
