@@ -580,14 +580,17 @@ void column_sweep(uint64_t seed) {
         }
   }
 }
-// Both operands' rows contiguous (op(A) = op(B) = T), real, few columns
-// (AVX-512: f32 <= 32, f64 <= 64): the row-vector tiles read op(A) in place
-// for any m, in blocks of 8 rows and the last block on the 1-, 4- or 8-row
-// tile. Every m around those blocks, every n around the vectors and tiles
-// (f32 16 / 48 columns, f64 8 / 24) and just past the limits, k around the
-// step floor (f32 128, f64 64) and the 256-step blocks, padded ld; beta = 0
-// over a NaN-poisoned C; Inf / NaN in the last row of A and the last step of
-// B; 1, 2 and 3 threads bitwise the same.
+// op(A)'s rows contiguous (op T), real, few columns (AVX-512), any m: the
+// grouped tiles read op(A) in place. op(B) = T (f32 <= 32 columns, f64 <=
+// 64): the row-vector tiles in blocks of 8 rows, the last block on the 1-,
+// 4- or 8-row tile; op(B) = N (f64, <= 4 columns, more than 4 rows): the
+// row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × 3–4. Every m
+// around those blocks, every n around the vectors and tiles (f32 16 / 48
+// columns, f64 8 / 24) and just past the limits, k around the step floors
+// (f32 128, f64 64), the row-stacked tiles' 8-step groups and 128-step
+// blocks and the row-vector tiles' 256-step ones, padded ld; beta = 0 over
+// a NaN-poisoned C; Inf / NaN in the last row of A and the last step of B;
+// 1, 2 and 3 threads bitwise the same.
 template <typename T>
 void rows_t_sweep(uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -600,39 +603,44 @@ void rows_t_sweep(uint64_t seed) {
     ASSERT_EQ(tblasSetNumThreads(H3.h, 3), TESSERA_STATUS_SUCCESS);
     double worst = 0;
     int cases = 0;
-    for (int64_t m : {1, 2, 3, 5, 8, 9, 12, 16, 17, 23, 41})
-      for (int64_t n : {1, 4, 7, 8, 9, 15, 16, 17, 24, 25, 31, 32, 33, 48, 49, 64, 65})
-        for (int64_t k : {63, 64, 127, 128, 300}) {
-          if (k == 300 && (m + n) % 4 != 1) continue;  // a few long ones
-          const Case c{t, t, m, n, k, (m + k) % 3, (n + k) % 2, m % 2};
-          const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
-          const std::string what = std::string(tesseraGetArchString(arch)) + " TT m=" + std::to_string(m) +
-                                   " n=" + std::to_string(n) + " k=" + std::to_string(k);
-          const uint64_t data_seed = rng();
-          V<T> out[3];
-          Handle *hs[3] = {&H1, &H2, &H3};
-          for (int th = 0; th < 3; ++th) {
-            std::mt19937_64 data(data_seed);  // the same operands for each thread count
-            const auto r = run_case<T>(hs[th]->h, c, alpha, beta, data, &out[th]);
-            EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(k)) << what;
-            EXPECT_EQ(r.mismatches, 0) << what;
-            worst = std::max(worst, r.worst_ratio);
+    for (tblasOperation_t tb : {TBLAS_OP_T, TBLAS_OP_N})
+      for (int64_t m : {1, 2, 3, 5, 8, 9, 12, 16, 17, 23, 41})
+        for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 25, 31, 32, 33, 48, 49, 64, 65})
+          for (int64_t k : {63, 64, 65, 127, 128, 300}) {
+            if (k == 300 && (m + n) % 4 != 1) continue;  // a few long ones
+            if (tb == TBLAS_OP_N ? n > 5 : k == 65) continue;
+            const Case c{t, tb, m, n, k, (m + k) % 3, (n + k) % 2, m % 2};
+            const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+            const std::string what = std::string(tesseraGetArchString(arch)) + " T" + op_name(tb) +
+                                     " m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                                     " k=" + std::to_string(k);
+            const uint64_t data_seed = rng();
+            V<T> out[3];
+            Handle *hs[3] = {&H1, &H2, &H3};
+            for (int th = 0; th < 3; ++th) {
+              std::mt19937_64 data(data_seed);  // the same operands for each thread count
+              const auto r = run_case<T>(hs[th]->h, c, alpha, beta, data, &out[th]);
+              EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(k)) << what;
+              EXPECT_EQ(r.mismatches, 0) << what;
+              worst = std::max(worst, r.worst_ratio);
+            }
+            ++cases;
+            for (int th = 1; th < 3; ++th)
+              EXPECT_EQ(std::memcmp(out[th].data(), out[0].data(), out[0].size() * sizeof(T)), 0)
+                  << what << " threads=" << th + 1;
+            if (n % 8 != 1 && m % 8 != 1 && n != 3) continue;
+            const int64_t ldb = tb == t ? n : k;
+            const auto bi = [&](int64_t l, int64_t j) { return size_t(tb == t ? j + l * n : l + j * k); };
+            V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * n), rng);
+            expect_beta_zero_ignores_c<T>(H1.h, t, tb, m, n, k, A.data(), k, B.data(), ldb, what);
+            B[bi(k - 1, 0)] = T(inf);      // column 0, last step
+            B[bi(k - 1, n - 1)] = T(nan);  // last column
+            A[size_t((k - 1) + (m - 1) * k)] = T(-inf);  // last row, last step
+            const V<T> C0 = tt::random_vector<T>(size_t(m * n), rng);
+            int64_t bad = -1;
+            special_mismatches<T>(H1.h, t, tb, m, n, k, alpha, A, k, B, ldb, beta, C0, &bad);
+            EXPECT_EQ(bad, 0) << "special values: " << what;
           }
-          ++cases;
-          for (int th = 1; th < 3; ++th)
-            EXPECT_EQ(std::memcmp(out[th].data(), out[0].data(), out[0].size() * sizeof(T)), 0)
-                << what << " threads=" << th + 1;
-          if (n % 8 != 1 && m % 8 != 1) continue;
-          V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * n), rng);
-          expect_beta_zero_ignores_c<T>(H1.h, t, t, m, n, k, A.data(), k, B.data(), n, what);
-          B[size_t(0 + (k - 1) * n)] = T(inf);       // column 0, last step
-          B[size_t(n - 1 + (k - 1) * n)] = T(nan);   // last column
-          A[size_t((k - 1) + (m - 1) * k)] = T(-inf);  // last row, last step
-          const V<T> C0 = tt::random_vector<T>(size_t(m * n), rng);
-          int64_t bad = -1;
-          special_mismatches<T>(H1.h, t, t, m, n, k, alpha, A, k, B, n, beta, C0, &bad);
-          EXPECT_EQ(bad, 0) << "special values: " << what;
-        }
     std::printf("[ worst ratio ] %s %s: %.3f over %d cases\n", tesseraGetArchString(arch), tt::type_name<T>(), worst,
                 cases);
   }
@@ -760,7 +768,10 @@ void transposed_a_bitwise(uint64_t seed) {
     ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
     for (int64_t m : ms)
       for (int64_t k : ks)
-        for (int64_t n : {int64_t(3), int64_t(13), int64_t(70)}) {
+        // (n >= 5: f64 TN with at most 4 columns and more than 4 rows runs
+        // the row-stacked tiles on op(A) in place, lane sums that differ
+        // from the main tiles' bits by the shape's rule.)
+        for (int64_t n : {int64_t(5), int64_t(13), int64_t(70)}) {
           if (m * n * k > 2000000) continue;
           const int64_t lda = k + 2, ldt = m + 1;
           V<T> A = tt::random_vector<T>(size_t(lda * m), rng), B = tt::random_vector<T>(size_t(k * n), rng);

@@ -21,8 +21,8 @@ namespace tessera::dense {
 
 namespace {
 
-// Columns of C per step of the unit grid: a tile's NR (the row-vector tiles
-// reading op(A) in place: 16 columns, whole vectors), or where real op(B) is
+// Columns of C per step of the unit grid: a tile's NR (the grouped tiles
+// reading op(A) in place: their tile's columns), or where real op(B) is
 // read in place (the direct path, and the blocked one when choose_in_place
 // says so; panels narrower than NR run on the 4- and 8-column tiles) 4, so 2
 // threads get equal halves: 64 columns of 12-column tiles were cut 36 + 28.
@@ -81,8 +81,8 @@ void gemm_task(void *ctx, int slot, int nslots) {
     const auto [n0, n1] = unit_range(p.n, p.n_tiles, p.tn, u / p.tm, unit_cols(p));
     if (m0 >= m1 || n0 >= n1) return;
     if (p.kg_run_t) {
-      p.kg_run_t(p.k, p.alpha[0], p.A.p + m0 * p.A.rs, p.A.rs, p.B.p + n0, p.B.rs, p.beta[0], p.C + m0 + n0 * p.ldc,
-                 p.ldc, m1 - m0, n1 - n0, p.n);
+      p.kg_run_t(p.k, p.alpha[0], p.A.p + m0 * p.A.rs, p.A.rs, p.B.p + n0 * p.B.cs, p.kg_ldb, p.beta[0],
+                 p.C + m0 + n0 * p.ldc, p.ldc, m1 - m0, n1 - n0, p.n);
     } else if (p.kg_run) {
       if (!kg_a) {
         T *ap = static_cast<T *>(p.ws->a(slot));
@@ -194,21 +194,38 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
   p.tn = best_tn;
 }
 
-// Both operands' rows contiguous (op(A) = op(B) = T), real, at most t_cols
-// columns: the row-vector tiles read op(A) in place for any number of rows,
-// where the main tiles would first pack it transposed (Zen 5, dgemm TT
-// 32×8×2000: the pack 52 % of the call) and the few-row tiles pack it too.
-// Past rows_cols rows only from t_min_k steps and t_min_cols columns (the
-// kernel table's measured floors): below them the main tiles' pack costs
-// less than the row-vector tiles' transposing write-back (f64 TT 200×32×32
-// 0.96×, f32 200×8×200 0.82×).
+// The grouped tiles reading op(A) in place for any number of rows, where
+// its rows are contiguous (op T) and C has few columns: the main tiles would
+// first pack op(A) transposed, at about the cost of the FMAs when n is a
+// vector or two (Zen 5, dgemm TT 32×8×2000: the pack 52 % of the call), and
+// the few-row tiles pack it too.
+//  - op(B) = T: the row-vector tiles on blocks of rows_cols rows, at most
+//    t_cols columns; past rows_cols rows only from t_min_k steps and
+//    t_min_cols columns (the kernel table's measured floors: below them the
+//    row-vector write-back's transposes cost more than the main tiles' pack;
+//    f64 TT 200×32×32 0.96×, f32 200×8×200 0.82×).
+//  - op(B) = N (f64): the row-stacked tiles on blocks of 8 or 4 rows (op(A)'s
+//    and B's k-steps both plain loads), more than `rows` rows (fewer take
+//    the k-grouped tiles, A packed), at most tn_cols (4) columns, from
+//    tn_min_k (64) steps: dgemm TN 8×1×2000 3.6×, 200×4×128 1.7× the main
+//    tiles; with 8–64 columns these tiles read 0.75–1.2× of them.
+template <typename T>
+struct InPlaceRows {
+  typename KGroupKernels<T>::RunT run = nullptr;
+  int rows = 0, cols = 0;  // rows per block (the unit grid's row step); columns per tile (its column step)
+  int64_t ldb = 0;         // the stride between op(B)'s k-steps (op T) or columns (op N)
+};
 template <typename T, bool Complex>
-const KGroupKernels<T> *kgroup_rows_t(Arch arch, int64_t m, int64_t n, int64_t k, const GemmOperand<T> &A,
-                                      const GemmOperand<T> &B) {
-  if (Complex || !rows_contiguous(A) || !rows_contiguous(B)) return nullptr;
-  const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(arch);
-  if (!kg || n > kg->t_cols) return nullptr;
-  return m <= kg->rows_cols || (k >= kg->t_min_k && n >= kg->t_min_cols) ? kg : nullptr;
+InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const GemmOperand<T> &A,
+                               const GemmOperand<T> &B) {
+  const KGroupKernels<T> *kg = Complex || !rows_contiguous(A) ? nullptr : gemm_kernels_kgroup<T>(arch);
+  if (!kg) return {};
+  if (rows_contiguous(B)) {
+    if (n > kg->t_cols || (m > kg->rows_cols && (k < kg->t_min_k || n < kg->t_min_cols))) return {};
+    return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs};
+  }
+  if (B.rs != 1 || !kg->run_rows_tn || m <= kg->rows || n > kg->tn_cols || k < kg->tn_min_k) return {};
+  return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs};
 }
 
 // Rows of C past the last whole row vector, when the k-grouped tiles should
@@ -224,7 +241,7 @@ int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmO
   // below 16 columns or 32×32 elements the second call's fixed cost (op(A)'s
   // tail packed, another plan) outweighs the lanes saved (sgemm 17³ 0.78×,
   // 20³ 0.86×, dgemm 28³ 0.87×, 20×8×200 0.91× split against unsplit).
-  if (Complex || n < 16 || n * k < 1024 || kgroup_rows_t<T, Complex>(arch, m, n, k, A, B)) return 0;
+  if (Complex || n < 16 || n * k < 1024 || kgroup_in_place<T, Complex>(arch, m, n, k, A, B).run) return 0;
   const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(arch);
   if (!kg) return 0;
   const int64_t lanes = 2 * kg->rows, tail = m % lanes;
@@ -245,9 +262,10 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   }
 
   const double macs = double(m) * double(n) * double(k);
-  const KGroupKernels<T> *kgt = kgroup_rows_t<T, Complex>(h->arch, m, n, k, A, B);
+  const InPlaceRows<T> ipr = kgroup_in_place<T, Complex>(h->arch, m, n, k, A, B);
+  const bool kgt = ipr.run != nullptr;
   if (kgt && macs < kMinFlopsPerThread) {  // one thread by the flop rule: no plan
-    kgt->run_rows_t(k, alpha[0], A.p, A.rs, B.p, B.rs, beta[0], C, ldc, m, n, n);
+    ipr.run(k, alpha[0], A.p, A.rs, B.p, ipr.ldb, beta[0], C, ldc, m, n, n);
     return TESSERA_STATUS_SUCCESS;
   }
   // At most half a vector of rows (f32 8, f64 4): the k-grouped tiles
@@ -333,10 +351,11 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   p.c_cached = double(m) * double(n) * s * sizeof(T) <= kCCachedBytes;
   p.direct = direct;
   set_blocking(p, h);
-  if (kgt) {  // units of whole row blocks and column steps; both operands in place
-    p.kg_run_t = kgt->run_rows_t;
-    p.mr_e = kgt->rows_cols;
-    p.nr = kgt->nr;
+  if (kgt) {  // units of whole row blocks and tiles of columns; both operands in place
+    p.kg_run_t = ipr.run;
+    p.kg_ldb = ipr.ldb;
+    p.mr_e = ipr.rows;
+    p.nr = ipr.cols;
     p.b_in_place = p.a_in_place = true;
   } else if (kg) {  // one row tile; units in column steps (run takes any n); op(A) packed per thread
     p.kg_run = kg_run;

@@ -139,8 +139,8 @@ struct Level3Plan {
   // (kg_pack) before its first unit.
   typename KGroupKernels<T>::Run kg_run = nullptr;
   typename KGroupKernels<T>::Pack kg_pack = nullptr;
-  // Or, both operands' rows contiguous and few columns: the row-vector tiles
-  // reading op(A) in place for any m (units of kRowVecRows rows).
+  // Or, op(A)'s rows contiguous and few columns: the grouped tiles reading
+  // op(A) in place for any m (kgroup_in_place; B(l, j) at kg_ldb's stride).
   typename KGroupKernels<T>::RunT kg_run_t = nullptr;
   const T *kg_a = nullptr;
   int64_t kg_ldb = 0;

@@ -148,6 +148,10 @@ struct GemmKernels {
 //     rows (A(i, l) at a[i*lda + l]) and B as run_cols: the row-vector tiles
 //     on blocks of rows_cols rows, the same sums as run_cols's row-vector
 //     tiles (its k blocking by n_all likewise).
+//   run_rows_tn: as run_rows_t with op(B) as run reads it (contiguous
+//     columns): the row-stacked tiles on blocks of 8 rows (n_all <= 2) or 4,
+//     op(A)'s rows read in place, lane sums folded as run's row-stacked
+//     tiles fold them, k unblocked (n <= tn_cols is one tile).
 template <typename T>
 struct KGroupKernels {
   using Pack = void (*)(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap);
@@ -168,6 +172,10 @@ struct KGroupKernels {
   Pack pack_a_cols;
   Run run_cols;
   RunT run_rows_t;
+  // op(A)'s rows contiguous, op(B)'s columns (TN), more than `rows` rows, at
+  // most tn_cols columns and from tn_min_k steps: run_rows_tn (nullptr: none).
+  RunT run_rows_tn;
+  int tn_cols, tn_min_k, tn_nr;  // tn_nr: columns per tile
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.

@@ -744,12 +744,28 @@ struct RGroup {
   // KGroup's speed, blocked 0.95–1.02×). One row is not blocked (one_row).
   static constexpr int64_t kKc = R == 1 ? int64_t(1) << 40 : 128;
 
+  // Where the tiles read row r's group s of W k-steps (`rest` of them in
+  // the last, partial group): packed (pack_a's layout, zeros past k), or in
+  // place from R rows contiguous along k (op(A) = T), masked past k, rows
+  // >= m pointing at row m - 1 (read, their sums never stored).
+  struct Packed {
+    const T *p;
+    __m512i group(int r, int64_t s, int) const { return _mm512_loadu_si512(p + (s * R + r) * W); }
+  };
+  struct Rows {
+    const T *r_[R];
+    Rows(const T *a, int64_t lda, int m) {
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) r_[r] = a + std::min(r, m - 1) * lda;
+    }
+    __m512i group(int r, int64_t s, int rest) const { return Whole<A>::bcast(r_[r] + s * W, rest); }
+  };
+
   // C[0:m, 0:n] of one tile of NC columns, n <= NC (Full: n == NC); columns
   // >= n alias column n - 1 (valid memory, results discarded).
-  template <int NC, bool Full>
-  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const T *__restrict ap,
-                                                         const T *__restrict b, int64_t ldb, T beta, T *c,
-                                                         int64_t ldc, int m, int n) {
+  template <int NC, bool Full, class Src>
+  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const Src ap, const T *__restrict b,
+                                                         int64_t ldb, T beta, T *c, int64_t ldc, int m, int n) {
     static_assert(NC % CPV == 0, "columns are written back CPV at a time");
     vec acc[NC][R];
 #pragma GCC unroll 32
@@ -759,10 +775,10 @@ struct RGroup {
     int64_t boff[NC];
 #pragma GCC unroll 32
     for (int j = 0; j < NC; ++j) boff[j] = (Full || j < n ? j : n - 1) * ldb;
-    const auto step = [&](const T *a, int64_t l, int rest) __attribute__((always_inline)) {
+    const auto step = [&](int64_t s, int64_t l, int rest) __attribute__((always_inline)) {
       vec av[R];
 #pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) av[r] = A::cast(_mm512_loadu_si512(a + r * W));
+      for (int r = 0; r < R; ++r) av[r] = A::cast(ap.group(r, s, rest));
 #pragma GCC unroll 32
       for (int j = 0; j < NC; ++j) {
         const vec bj = A::cast(Whole<A>::bcast(b + boff[j] + l, rest));
@@ -771,10 +787,10 @@ struct RGroup {
       }
     };
     const int64_t steps = k / W;
-    for (int64_t s = 0; s < steps; ++s) step(ap + s * R * W, s * W, W);
+    for (int64_t s = 0; s < steps; ++s) step(s, s * W, W);
     // The last k % W steps: B's missing steps load as zeros, as A's are
     // packed (nothing read past a column's end).
-    if (const int rest = int(k - steps * W)) step(ap + steps * R * W, steps * W, rest);
+    if (const int rest = int(k - steps * W)) step(steps, steps * W, rest);
     const vec va = A::set1(alpha), vb = A::set1(beta);
 #pragma GCC unroll 16
     for (int j = 0; j < NC; j += CPV) {
@@ -814,8 +830,8 @@ struct RGroup {
   // KGroup::run and CGroup::run_block written out again: one shared walk
   // taking the tiles as lambdas measured 4–7 % slower here (dgemm 3–4×200×200,
   // alternating builds) — GCC allocated the inlined tile's registers worse.
-  template <int NC>
-  static void run_block(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+  template <int NC, class Src>
+  static void run_block(int64_t k, T alpha, const Src ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
                         int64_t n) {
     int64_t j = 0;
     for (; j + NC <= n; j += NC) tile<NC, true>(k, alpha, ap, b + j * ldb, ldb, beta, c + j * ldc, ldc, m, NC);
@@ -835,7 +851,8 @@ struct RGroup {
   static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
                   int64_t n) {
     for (int64_t kb = 0; kb < k; kb += kKc)
-      run_block<NC>(std::min(kKc, k - kb), alpha, ap + kb * R, b + kb, ldb, kb == 0 ? beta : T(1), c, ldc, m, n);
+      run_block<NC>(std::min(kKc, k - kb), alpha, Packed{ap + kb * R}, b + kb, ldb, kb == 0 ? beta : T(1), c, ldc, m,
+                    n);
   }
 };
 
@@ -933,6 +950,29 @@ struct KGroupEntry {
       }
     }
   }
+  // op(A)'s rows contiguous (op T) and op(B)'s columns (op N), f64, any m,
+  // at most 4 columns: the row-stacked tiles read in place (each row's W
+  // k-steps one plain load, as B's column) on blocks of 8 rows × 1–2
+  // columns or 4 rows × 3–4 — one tile of columns, so k unblocked (nothing
+  // to keep in L1 across tiles; 128-step blocks folded and wrote back C 16
+  // times at k = 2000) — the last block clamped to its rows.
+  template <int R, int NC>
+  static void rows_tn(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
+                      int64_t ldc, int64_t m, int64_t n) {
+    using RG = RGroup<A, R>;
+    for (int64_t i = 0; i < m; i += R) {
+      const int rows = int(std::min<int64_t>(R, m - i));
+      RG::template run_block<NC>(k, alpha, typename RG::Rows(a + i * lda, lda, rows), b, ldb, beta, c + i, ldc, rows,
+                                 n);
+    }
+  }
+  static void run_rows_tn(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
+                          int64_t ldc, int64_t m, int64_t n, int64_t n_all) {
+    if constexpr (A::W == 8) {
+      if (n_all <= 2) return rows_tn<8, 2>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
+      rows_tn<4, 4>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
+    }
+  }
 };
 
 }  // namespace
@@ -941,11 +981,11 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+1x16k16+{1
                                          8, kRowVecRows, 0, kNr, 32, 128, 16,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
-                                         &KGroupEntry<AF32>::run_rows_t};
-const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+4x6k8+{1,4,8}x8r__avx512",
+                                         &KGroupEntry<AF32>::run_rows_t, nullptr, 0, 0, 0};
+const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
-                                          &KGroupEntry<AF64>::run_rows_t};
+                                          &KGroupEntry<AF64>::run_rows_t, &KGroupEntry<AF64>::run_rows_tn, 4, 64, 4};
 
 }  // namespace tessera::dense::avx512
