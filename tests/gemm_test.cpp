@@ -583,8 +583,8 @@ void column_sweep(uint64_t seed) {
 // op(A)'s rows contiguous (op T), real, few columns (AVX-512), any m: the
 // grouped tiles read op(A) in place. op(B) = T (f32 <= 32 columns, f64 <=
 // 64): the row-vector tiles in blocks of 8 rows, the last block on the 1-,
-// 4- or 8-row tile; op(B) = N (f64, <= 4 columns, more than 4 rows): the
-// row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × 3–4. Every m
+// 4- or 8-row tile; op(B) = N (<= 4 columns; f32 from 2 rows, f64 from 5):
+// the row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × 3–4. Every m
 // around those blocks, every n around the vectors and tiles (f32 16 / 48
 // columns, f64 8 / 24) and just past the limits, k around the step floors
 // (f32 128, f64 64), the row-stacked tiles' 8-step groups and 128-step
@@ -768,9 +768,9 @@ void transposed_a_bitwise(uint64_t seed) {
     ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
     for (int64_t m : ms)
       for (int64_t k : ks)
-        // (n >= 5: f64 TN with at most 4 columns and more than 4 rows runs
-        // the row-stacked tiles on op(A) in place, lane sums that differ
-        // from the main tiles' bits by the shape's rule.)
+        // (n >= 5: TN with at most 4 columns runs the row-stacked tiles on
+        // op(A) in place, lane sums that differ from the main tiles' bits by
+        // the shape's rule.)
         for (int64_t n : {int64_t(5), int64_t(13), int64_t(70)}) {
           if (m * n * k > 2000000) continue;
           const int64_t lda = k + 2, ldt = m + 1;

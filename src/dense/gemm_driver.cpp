@@ -204,11 +204,13 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    t_min_cols columns (the kernel table's measured floors: below them the
 //    row-vector write-back's transposes cost more than the main tiles' pack;
 //    f64 TT 200×32×32 0.96×, f32 200×8×200 0.82×).
-//  - op(B) = N (f64): the row-stacked tiles on blocks of 8 or 4 rows (op(A)'s
-//    and B's k-steps both plain loads), more than `rows` rows (fewer take
-//    the k-grouped tiles, A packed), at most tn_cols (4) columns, from
-//    tn_min_k (64) steps: dgemm TN 8×1×2000 3.6×, 200×4×128 1.7× the main
-//    tiles; with 8–64 columns these tiles read 0.75–1.2× of them.
+//  - op(B) = N: the row-stacked tiles on blocks of 8 or 4 rows (op(A)'s and
+//    B's k-steps both plain loads), at most tn_cols (4) columns, from
+//    tn_min_k steps (f32 128, f64 64) and tn_min_m rows (f32 2: one row has
+//    its own tile; f64 5: 1–4 rows lost 0.81–0.96× against the k-grouped
+//    tiles): dgemm TN 8×1×2000 3.6×, 200×4×128 1.7× the main tiles, sgemm
+//    8×1×2000 6.2×, 200×4×200 1.6× (the few-row tiles had packed op(A)
+//    element by element); with 8–64 columns they read 0.75–1.2×.
 template <typename T>
 struct InPlaceRows {
   typename KGroupKernels<T>::RunT run = nullptr;
@@ -224,7 +226,7 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
     if (n > kg->t_cols || (m > kg->rows_cols && (k < kg->t_min_k || n < kg->t_min_cols))) return {};
     return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs};
   }
-  if (B.rs != 1 || !kg->run_rows_tn || m <= kg->rows || n > kg->tn_cols || k < kg->tn_min_k) return {};
+  if (B.rs != 1 || n > kg->tn_cols || k < kg->tn_min_k || m < kg->tn_min_m) return {};
   return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs};
 }
 

@@ -172,10 +172,10 @@ struct KGroupKernels {
   Pack pack_a_cols;
   Run run_cols;
   RunT run_rows_t;
-  // op(A)'s rows contiguous, op(B)'s columns (TN), more than `rows` rows, at
-  // most tn_cols columns and from tn_min_k steps: run_rows_tn (nullptr: none).
+  // op(A)'s rows contiguous, op(B)'s columns (TN), at most tn_cols columns,
+  // from tn_min_k steps and tn_min_m rows: run_rows_tn.
   RunT run_rows_tn;
-  int tn_cols, tn_min_k, tn_nr;  // tn_nr: columns per tile
+  int tn_cols, tn_min_k, tn_min_m, tn_nr;  // tn_nr: columns per tile
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.

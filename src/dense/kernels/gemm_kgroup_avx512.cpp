@@ -968,24 +968,22 @@ struct KGroupEntry {
   }
   static void run_rows_tn(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
                           int64_t ldc, int64_t m, int64_t n, int64_t n_all) {
-    if constexpr (A::W == 8) {
-      if (n_all <= 2) return rows_tn<8, 2>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
-      rows_tn<4, 4>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
-    }
+    if (n_all <= 2) return rows_tn<8, 2>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
+    rows_tn<4, 4>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
   }
 };
 
 }  // namespace
 
-const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+1x16k16+{1,4,8}x16r__avx512",
+const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,4x4}k16+{1,4,8}x16r__avx512",
                                          8, kRowVecRows, 0, kNr, 32, 128, 16,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
-                                         &KGroupEntry<AF32>::run_rows_t, nullptr, 0, 0, 0};
+                                         &KGroupEntry<AF32>::run_rows_t, &KGroupEntry<AF32>::run_rows_tn, 4, 128, 2, 4};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
-                                          &KGroupEntry<AF64>::run_rows_t, &KGroupEntry<AF64>::run_rows_tn, 4, 64, 4};
+                                          &KGroupEntry<AF64>::run_rows_t, &KGroupEntry<AF64>::run_rows_tn, 4, 64, 5, 4};
 
 }  // namespace tessera::dense::avx512
