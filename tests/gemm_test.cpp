@@ -583,8 +583,8 @@ void column_sweep(uint64_t seed) {
 // op(A)'s rows contiguous (op T), real, few columns (AVX-512), any m: the
 // grouped tiles read op(A) in place. op(B) = T (f32 <= 32 columns, f64 <=
 // 64): the row-vector tiles in blocks of 8 rows, the last block on the 1-,
-// 4- or 8-row tile; op(B) = N (<= 4 columns; f32 from 2 rows, f64 from 5):
-// the row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × 3–4. Every m
+// 4- or 8-row tile; op(B) = N (<= 12 columns; f32 from 2 rows, f64 from 5):
+// the row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × tiles of 4. Every m
 // around those blocks, every n around the vectors and tiles (f32 16 / 48
 // columns, f64 8 / 24) and just past the limits, k around the step floors
 // (f32 128, f64 64), the row-stacked tiles' 8-step groups and 128-step
@@ -605,10 +605,10 @@ void rows_t_sweep(uint64_t seed) {
     int cases = 0;
     for (tblasOperation_t tb : {TBLAS_OP_T, TBLAS_OP_N})
       for (int64_t m : {1, 2, 3, 5, 8, 9, 12, 16, 17, 23, 41})
-        for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 25, 31, 32, 33, 48, 49, 64, 65})
+        for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 15, 16, 17, 24, 25, 31, 32, 33, 48, 49, 64, 65})
           for (int64_t k : {63, 64, 65, 127, 128, 300}) {
             if (k == 300 && (m + n) % 4 != 1) continue;  // a few long ones
-            if (tb == TBLAS_OP_N ? n > 5 : k == 65) continue;
+            if (tb == TBLAS_OP_N ? n > 13 : k == 65) continue;
             const Case c{t, tb, m, n, k, (m + k) % 3, (n + k) % 2, m % 2};
             const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
             const std::string what = std::string(tesseraGetArchString(arch)) + " T" + op_name(tb) +
@@ -768,10 +768,10 @@ void transposed_a_bitwise(uint64_t seed) {
     ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
     for (int64_t m : ms)
       for (int64_t k : ks)
-        // (n >= 5: TN with at most 4 columns runs the row-stacked tiles on
+        // (n >= 13: TN with at most 12 columns runs the row-stacked tiles on
         // op(A) in place, lane sums that differ from the main tiles' bits by
         // the shape's rule.)
-        for (int64_t n : {int64_t(5), int64_t(13), int64_t(70)}) {
+        for (int64_t n : {int64_t(13), int64_t(17), int64_t(70)}) {
           if (m * n * k > 2000000) continue;
           const int64_t lda = k + 2, ldt = m + 1;
           V<T> A = tt::random_vector<T>(size_t(lda * m), rng), B = tt::random_vector<T>(size_t(k * n), rng);

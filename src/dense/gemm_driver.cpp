@@ -205,12 +205,13 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    row-vector write-back's transposes cost more than the main tiles' pack;
 //    f64 TT 200×32×32 0.96×, f32 200×8×200 0.82×).
 //  - op(B) = N: the row-stacked tiles on blocks of 8 or 4 rows (op(A)'s and
-//    B's k-steps both plain loads), at most tn_cols (4) columns, from
+//    B's k-steps both plain loads), at most tn_cols (12) columns, from
 //    tn_min_k steps (f32 128, f64 64) and tn_min_m rows (f32 2: one row has
 //    its own tile; f64 5: 1–4 rows lost 0.81–0.96× against the k-grouped
-//    tiles): dgemm TN 8×1×2000 3.6×, 200×4×128 1.7× the main tiles, sgemm
-//    8×1×2000 6.2×, 200×4×200 1.6× (the few-row tiles had packed op(A)
-//    element by element); with 8–64 columns they read 0.75–1.2×.
+//    tiles): dgemm TN 8×1×2000 3.6×, 200×4×128 1.7×, 32×8×2000 2.0×,
+//    8×12×2000 1.33× the main tiles; sgemm 8×1×2000 6.2× (the few-row tiles
+//    then packed op(A) element by element), 32×8×2000 1.43×; from 16
+//    columns at k = 2000 0.7–0.98×.
 template <typename T>
 struct InPlaceRows {
   typename KGroupKernels<T>::RunT run = nullptr;

@@ -976,12 +976,13 @@ struct KGroupEntry {
       }
     }
   }
-  // op(A)'s rows contiguous (op T) and op(B)'s columns (op N), f64, any m,
-  // at most 4 columns: the row-stacked tiles read in place (each row's W
-  // k-steps one plain load, as B's column) on blocks of 8 rows × 1–2
-  // columns or 4 rows × 3–4 — one tile of columns, so k unblocked (nothing
-  // to keep in L1 across tiles; 128-step blocks folded and wrote back C 16
-  // times at k = 2000) — the last block clamped to its rows.
+  // op(A)'s rows contiguous (op T) and op(B)'s columns (op N), any m, few
+  // columns: the row-stacked tiles read in place (each row's W k-steps one
+  // plain load, as B's column) on blocks of 8 rows × 1–2 columns or 4 rows
+  // × tiles of 4, the last block clamped to its rows; k unblocked (at most
+  // 3 tiles re-read a block's rows, from L2: 128-step blocks folded and
+  // wrote back C 16 times at k = 2000; from 16 columns the re-reads lose,
+  // dgemm TN 200×32×2000 0.71× the main tiles).
   template <int R, int NC>
   static void rows_tn(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
                       int64_t ldc, int64_t m, int64_t n) {
@@ -1005,11 +1006,11 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          8, kRowVecRows, 0, kNr, 32, 128, 16,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
-                                         &KGroupEntry<AF32>::run_rows_t, &KGroupEntry<AF32>::run_rows_tn, 4, 128, 2, 4};
+                                         &KGroupEntry<AF32>::run_rows_t, &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 4};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
-                                          &KGroupEntry<AF64>::run_rows_t, &KGroupEntry<AF64>::run_rows_tn, 4, 64, 5, 4};
+                                          &KGroupEntry<AF64>::run_rows_t, &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 4};
 
 }  // namespace tessera::dense::avx512
