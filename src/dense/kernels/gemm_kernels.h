@@ -175,7 +175,10 @@ struct KGroupKernels {
   // op(A)'s rows contiguous, op(B)'s columns (TN), at most tn_cols columns,
   // from tn_min_k steps and tn_min_m rows: run_rows_tn.
   RunT run_rows_tn;
-  int tn_cols, tn_min_k, tn_min_m, tn_nr;  // tn_nr: columns per tile
+  // tn_nr: columns per unit of work (12: all of them, so threads split rows
+  // and each reads its own rows of op(A) once; 4-column units read all of
+  // op(A) on each thread — dgemm TN 1000×8×2000 2T 1.66× faster by rows).
+  int tn_cols, tn_min_k, tn_min_m, tn_nr;
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.
