@@ -580,6 +580,38 @@ void column_sweep(uint64_t seed) {
         }
   }
 }
+// Handles of 1, 2 and 3 threads on one path.
+struct ThreadHandles {
+  Handle h[3];
+  explicit ThreadHandles(tesseraArch_t arch) {
+    for (int t = 0; t < 3; ++t) {
+      EXPECT_EQ(tblasSetArch(h[t].h, arch), TESSERA_STATUS_SUCCESS);
+      EXPECT_EQ(tblasSetNumThreads(h[t].h, t + 1), TESSERA_STATUS_SUCCESS);
+    }
+  }
+};
+
+// Runs case c on 1, 2 and 3 threads with the same operands (from
+// data_seed): each against the reference, and all three bitwise the same.
+// Returns the worst ratio.
+template <typename T>
+double run_on_three(const ThreadHandles &hs, const Case &c, T alpha, T beta, uint64_t data_seed,
+                    const std::string &what) {
+  V<T> out[3];
+  double worst = 0;
+  for (int t = 0; t < 3; ++t) {
+    std::mt19937_64 data(data_seed);  // the same operands for each thread count
+    const auto r = run_case<T>(hs.h[t].h, c, alpha, beta, data, &out[t]);
+    EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(c.k)) << what;
+    EXPECT_EQ(r.mismatches, 0) << what;
+    worst = std::max(worst, r.worst_ratio);
+    if (t > 0)
+      EXPECT_EQ(std::memcmp(out[t].data(), out[0].data(), out[0].size() * sizeof(T)), 0)
+          << what << ": " << t + 1 << " threads differ from 1";
+  }
+  return worst;
+}
+
 // op(A)'s rows contiguous (op T), real, few columns (AVX-512), any m: the
 // grouped tiles read op(A) in place. op(B) = T (f32 <= 32 columns, f64 <=
 // 64): the row-vector tiles in blocks of 8 rows, the last block on the 1-,
@@ -597,10 +629,7 @@ void rows_t_sweep(uint64_t seed) {
   const R<T> inf = std::numeric_limits<R<T>>::infinity(), nan = std::numeric_limits<R<T>>::quiet_NaN();
   const tblasOperation_t t = TBLAS_OP_T;
   for (tesseraArch_t arch : supported_paths()) {
-    Handle H1, H2, H3;
-    for (auto *h : {&H1, &H2, &H3}) ASSERT_EQ(tblasSetArch(h->h, arch), TESSERA_STATUS_SUCCESS);
-    ASSERT_EQ(tblasSetNumThreads(H2.h, 2), TESSERA_STATUS_SUCCESS);
-    ASSERT_EQ(tblasSetNumThreads(H3.h, 3), TESSERA_STATUS_SUCCESS);
+    const ThreadHandles hs(arch);
     double worst = 0;
     int cases = 0;
     for (tblasOperation_t tb : {TBLAS_OP_T, TBLAS_OP_N})
@@ -614,31 +643,19 @@ void rows_t_sweep(uint64_t seed) {
             const std::string what = std::string(tesseraGetArchString(arch)) + " T" + op_name(tb) +
                                      " m=" + std::to_string(m) + " n=" + std::to_string(n) +
                                      " k=" + std::to_string(k);
-            const uint64_t data_seed = rng();
-            V<T> out[3];
-            Handle *hs[3] = {&H1, &H2, &H3};
-            for (int th = 0; th < 3; ++th) {
-              std::mt19937_64 data(data_seed);  // the same operands for each thread count
-              const auto r = run_case<T>(hs[th]->h, c, alpha, beta, data, &out[th]);
-              EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(k)) << what;
-              EXPECT_EQ(r.mismatches, 0) << what;
-              worst = std::max(worst, r.worst_ratio);
-            }
+            worst = std::max(worst, run_on_three<T>(hs, c, alpha, beta, rng(), what));
             ++cases;
-            for (int th = 1; th < 3; ++th)
-              EXPECT_EQ(std::memcmp(out[th].data(), out[0].data(), out[0].size() * sizeof(T)), 0)
-                  << what << " threads=" << th + 1;
             if (n % 8 != 1 && m % 8 != 1 && n != 3) continue;
             const int64_t ldb = tb == t ? n : k;
             const auto bi = [&](int64_t l, int64_t j) { return size_t(tb == t ? j + l * n : l + j * k); };
             V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * n), rng);
-            expect_beta_zero_ignores_c<T>(H1.h, t, tb, m, n, k, A.data(), k, B.data(), ldb, what);
+            expect_beta_zero_ignores_c<T>(hs.h[0].h, t, tb, m, n, k, A.data(), k, B.data(), ldb, what);
             B[bi(k - 1, 0)] = T(inf);      // column 0, last step
             B[bi(k - 1, n - 1)] = T(nan);  // last column
             A[size_t((k - 1) + (m - 1) * k)] = T(-inf);  // last row, last step
             const V<T> C0 = tt::random_vector<T>(size_t(m * n), rng);
             int64_t bad = -1;
-            special_mismatches<T>(H1.h, t, tb, m, n, k, alpha, A, k, B, ldb, beta, C0, &bad);
+            special_mismatches<T>(hs.h[0].h, t, tb, m, n, k, alpha, A, k, B, ldb, beta, C0, &bad);
             EXPECT_EQ(bad, 0) << "special values: " << what;
           }
     std::printf("[ worst ratio ] %s %s: %.3f over %d cases\n", tesseraGetArchString(arch), tt::type_name<T>(), worst,
@@ -666,10 +683,7 @@ void tail_rows_sweep(uint64_t seed) {
   const int64_t ms[] = {9, 12, 17, 20, 24, 25, 28, 33, 40, 100, 104, 131, 257};
   const int64_t nk[][2] = {{16, 64}, {37, 65}, {100, 130}, {15, 100}, {64, 2}};
   for (tesseraArch_t arch : supported_paths()) {
-    Handle H1, H2, H3;
-    for (auto *h : {&H1, &H2, &H3}) ASSERT_EQ(tblasSetArch(h->h, arch), TESSERA_STATUS_SUCCESS);
-    ASSERT_EQ(tblasSetNumThreads(H2.h, 2), TESSERA_STATUS_SUCCESS);
-    ASSERT_EQ(tblasSetNumThreads(H3.h, 3), TESSERA_STATUS_SUCCESS);
+    const ThreadHandles hs(arch);
     double worst = 0;
     int cases = 0;
     for (int64_t m : ms)
@@ -681,32 +695,19 @@ void tail_rows_sweep(uint64_t seed) {
             const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
             const std::string what = std::string(tesseraGetArchString(arch)) + " " + op_name(ta) + op_name(tb) +
                                      " m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
-            const uint64_t data_seed = rng();
-            V<T> out[3];
-            Handle *hs[3] = {&H1, &H2, &H3};
-            for (int t = 0; t < 3; ++t) {
-              std::mt19937_64 data(data_seed);  // the same operands for each thread count
-              const auto r = run_case<T>(hs[t]->h, c, alpha, beta, data, &out[t]);
-              EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(k)) << what;
-              EXPECT_EQ(r.mismatches, 0) << what;
-              worst = std::max(worst, r.worst_ratio);
-              if (t > 0) {
-                EXPECT_EQ(std::memcmp(out[t].data(), out[0].data(), out[0].size() * sizeof(T)), 0)
-                    << what << ": " << t + 1 << " threads differ from 1";
-              }
-            }
+            worst = std::max(worst, run_on_three<T>(hs, c, alpha, beta, rng(), what));
             ++cases;
             if (ta != tb) continue;  // beta = 0 and special values: NN and TT
             const int64_t lda = ta == TBLAS_OP_N ? m : k, ldb = tb == TBLAS_OP_N ? k : n;
             V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * n), rng);
-            expect_beta_zero_ignores_c<T>(H1.h, ta, tb, m, n, k, A.data(), lda, B.data(), ldb, what);
+            expect_beta_zero_ignores_c<T>(hs.h[0].h, ta, tb, m, n, k, A.data(), lda, B.data(), ldb, what);
             const auto bi = [&](int64_t l, int64_t j) { return size_t(tb == TBLAS_OP_N ? l + j * k : j + l * n); };
             A[size_t(ta == TBLAS_OP_N ? (m - 1) + (k - 1) * m : (k - 1) + (m - 1) * k)] = T(inf);  // tail row
             A[size_t(ta == TBLAS_OP_N ? (m - 2) : (m - 2) * k)] = T(nan);
             B[bi(k - 1, 0)] = T(-inf);
             B[bi(0, n - 1)] = T(nan);
             int64_t bad = -1;
-            special_mismatches<T>(H2.h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta,
+            special_mismatches<T>(hs.h[1].h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta,
                                   tt::random_vector<T>(size_t(m * n), rng), &bad);
             EXPECT_EQ(bad, 0) << "special values: " << what;
           }

@@ -215,7 +215,7 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 template <typename T>
 struct InPlaceRows {
   typename KGroupKernels<T>::RunT run = nullptr;
-  int rows = 0, cols = 0;  // rows per block (the unit grid's row step); columns per tile (its column step)
+  int rows = 0, cols = 0;  // the unit grid's row step (whole blocks) and column step
   int64_t ldb = 0;         // the stride between op(B)'s k-steps (op T) or columns (op N)
 };
 template <typename T, bool Complex>

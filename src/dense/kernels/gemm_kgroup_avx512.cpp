@@ -16,8 +16,11 @@
 // (RowVec) put C's rows along the accumulators, B's rows loaded whole. f64
 // with 3–4 rows and f32 with one (k >= 4 groups) take the row-stacked tiles
 // (RGroup): each row its own vectors of W k-steps, B's column a plain load.
-// Compiled with the AVX-512 flags; reached only when the CPU and OS support
-// them.
+// Two entries take any number of rows where op(A)'s rows are contiguous (op
+// T) and C has few columns, reading op(A) in place: the row-vector tiles
+// for op(B) = T (run_rows_t), the row-stacked ones for op(B) = N
+// (run_rows_tn). Compiled with the AVX-512 flags; reached only when the CPU
+// and OS support them.
 #include <immintrin.h>
 
 #include <algorithm>
@@ -378,12 +381,7 @@ struct KGroup {
         for (int64_t l0 = 0; l0 < k; l0 += W) {
           const int cnt = int(std::min<int64_t>(W, k - l0));
           __m512i v[H];
-#pragma GCC unroll 8
-          for (int i = 0; i < H; ++i)
-            v[i] = i >= m      ? _mm512_setzero_si512()
-                   : cnt == W ? _mm512_loadu_si512(a + i * rs + l0)
-                              : A::load512(a + i * rs + l0, cnt);
-          RowVec<A, H>::rows_to_columns(v);  // v[h]: element q·H + i = row i, step l0 + h·G + q
+          RowVec<A, H>::load_steps(a + l0, rs, int(m), cnt, v);  // v[h]: element q·H + i = row i, step l0 + h·G + q
 #pragma GCC unroll 8
           for (int h = 0; h < H; ++h) {
             if (h * G >= cnt) break;
@@ -650,6 +648,20 @@ struct RowVec {
     write_vec(x, va, beta, vb, c, ldc, m, cols);
   }
 
+  // cnt <= W steps of R rows contiguous along k (row i at a + i·rs; zeros
+  // past cnt and in rows >= m), transposed: v[h] holds steps h·G .. h·G +
+  // G - 1, step h·G + q's R rows in chunk q (element q·R + i). (Also packs
+  // the k-grouped tiles' op(A) = T.)
+  static inline __attribute__((always_inline)) void load_steps(const T *a, int64_t rs, int m, int cnt,
+                                                               __m512i (&v)[R]) {
+#pragma GCC unroll 8
+    for (int i = 0; i < R; ++i)
+      v[i] = i >= m      ? _mm512_setzero_si512()
+             : cnt == W ? _mm512_loadu_si512(a + i * rs)
+                        : A::load512(a + i * rs, cnt);
+    rows_to_columns(v);
+  }
+
   static void pack_a(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
     if (R == 1) {  // one row: a copy (masked one-element moves cost ~1 ns a step)
       for (int64_t l = 0; l < k; ++l) ap[l] = a[l * cs];
@@ -663,12 +675,7 @@ struct RowVec {
       for (int64_t l = 0; l < k; l += W) {
         const int cnt = int(std::min<int64_t>(W, k - l));
         __m512i v[R];
-#pragma GCC unroll 8
-        for (int i = 0; i < R; ++i)
-          v[i] = i >= m      ? _mm512_setzero_si512()
-                 : cnt == W ? _mm512_loadu_si512(a + i * rs + l)
-                            : A::load512(a + i * rs + l, cnt);
-        rows_to_columns(v);  // v[h]: steps l + h·G .. l + h·G + G - 1, R elements each
+        load_steps(a + l, rs, int(m), cnt, v);  // v[h]: steps l + h·G .. l + h·G + G - 1, R elements each
 #pragma GCC unroll 8
         for (int h = 0; h < R; ++h) {
           const int s0 = h * G;
@@ -758,7 +765,9 @@ inline __attribute__((always_inline)) void by_row_vec(int64_t m, F f) {
 // at 55 % of peak); here B's column comes in as a plain 64-byte load, shared
 // by the R rows' FMAs. The W partial sums are added pairwise at write-back
 // (pair_sums, W / R columns' R rows to a vector), so a tile's sums differ
-// from KGroup's in order: the shape alone picks the tile.
+// from KGroup's in order: the shape alone picks the tile. R = 4 (f64's 3–4
+// rows, packed; TN's blocks of rows in place) and 1 (f32's one row), 8
+// (TN's blocks of rows with 1–2 columns, in place).
 template <class A, int R>
 struct RGroup {
   using T = typename A::T;
@@ -1006,11 +1015,13 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          8, kRowVecRows, 0, kNr, 32, 128, 16,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
-                                         &KGroupEntry<AF32>::run_rows_t, &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 12};
+                                         &KGroupEntry<AF32>::run_rows_t,
+                                         &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 12};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
-                                          &KGroupEntry<AF64>::run_rows_t, &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 12};
+                                          &KGroupEntry<AF64>::run_rows_t,
+                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 12};
 
 }  // namespace tessera::dense::avx512
