@@ -292,6 +292,17 @@ struct ColumnsOut {
 template <class A, int R>
 struct RowVec;  // (below; its in-register transpose also packs KGroup's op(A) = T)
 
+// R rows of op(A) read in place, contiguous along k (op T; row i at a +
+// i·lda): rows >= m point at row m - 1 (read, their sums never stored).
+template <class T, int R>
+struct RowPointers {
+  const T *r[R];
+  RowPointers(const T *a, int64_t lda, int m) {
+#pragma GCC unroll 8
+    for (int i = 0; i < R; ++i) r[i] = a + std::min(i, m - 1) * lda;
+  }
+};
+
 template <class A, int G>
 struct KGroup {
   using T = typename A::T;
@@ -565,19 +576,14 @@ struct RowVec {
   }
 
   // Where the tiles read op(A)(i, l): packed (pack_a's layout), or in place
-  // from R rows contiguous along k (op(A) = T), rows >= m pointing at row
-  // m - 1 (read, their sums never stored).
+  // (RowPointers).
   struct Packed {
     const T *p;
     T at(int i, int64_t l) const { return p[l * R + i]; }
   };
-  struct Rows {
-    const T *r[R];
-    Rows(const T *a, int64_t lda, int m) {
-#pragma GCC unroll 8
-      for (int i = 0; i < R; ++i) r[i] = a + std::min(i, m - 1) * lda;
-    }
-    T at(int i, int64_t l) const { return r[i][l]; }
+  struct Rows : RowPointers<T, R> {
+    using RowPointers<T, R>::RowPointers;
+    T at(int i, int64_t l) const { return this->r[i][l]; }
   };
 
   // C[0:m, 0:cols] from op(B)'s columns [0, cols), cols <= NA·W; a last
@@ -708,13 +714,15 @@ struct RowVec {
     });
   }
 
+  // The k-steps per block: one tile of columns reads A's block once, so no
+  // blocks and no write-back of C per 256 steps (f32 NT 8×32×2000 /
+  // 4×64×2000 / 1×100×2000 1.03 / 1.05 / 1.06× blocked). Chosen by the
+  // product's columns, not a call's: threads that split them must sum alike.
+  static int64_t k_block(int64_t k, int64_t n_all) { return n_all <= NV * W ? k : kKc; }
+
   static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
                   int64_t n, int64_t n_all) {
-    // One tile of columns reads A's block once: no blocks, so no write-back
-    // of C per 256 steps (f32 NT 8×32×2000 / 4×64×2000 / 1×100×2000
-    // 1.03 / 1.05 / 1.06× blocked). Chosen by the product's columns, not
-    // this call's: threads that split them must sum alike.
-    const int64_t kc = n_all <= NV * W ? k : kKc;
+    const int64_t kc = k_block(k, n_all);
     for (int64_t kb = 0; kb < k; kb += kc)
       run_block(std::min(kc, k - kb), alpha, Packed{ap + kb * R}, b + kb * ldb, ldb, kb == 0 ? beta : T(1), c, ldc,
                 m, n);
@@ -781,19 +789,14 @@ struct RGroup {
 
   // Where the tiles read row r's group s of W k-steps (`rest` of them in
   // the last, partial group): packed (pack_a's layout, zeros past k), or in
-  // place from R rows contiguous along k (op(A) = T), masked past k, rows
-  // >= m pointing at row m - 1 (read, their sums never stored).
+  // place (RowPointers), masked past k.
   struct Packed {
     const T *p;
     __m512i group(int r, int64_t s, int) const { return _mm512_loadu_si512(p + (s * R + r) * W); }
   };
-  struct Rows {
-    const T *r_[R];
-    Rows(const T *a, int64_t lda, int m) {
-#pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) r_[r] = a + std::min(r, m - 1) * lda;
-    }
-    __m512i group(int r, int64_t s, int rest) const { return Whole<A>::bcast(r_[r] + s * W, rest); }
+  struct Rows : RowPointers<T, R> {
+    using RowPointers<T, R>::RowPointers;
+    __m512i group(int r, int64_t s, int rest) const { return Whole<A>::bcast(this->r[r] + s * W, rest); }
   };
 
   // C[0:m, 0:n] of one tile of NC columns, n <= NC (Full: n == NC); columns
@@ -971,9 +974,7 @@ struct KGroupEntry {
   static void run_rows_t(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
                          int64_t ldc, int64_t m, int64_t n, int64_t n_all) {
     int64_t kc = k;  // as RowVec::run, by the first block's tile
-    by_row_vec<A>(std::min<int64_t>(m, kRowVecRows), [&](auto r) {
-      if (n_all > RowVec<A, r>::NV * A::W) kc = RowVec<A, r>::kKc;
-    });
+    by_row_vec<A>(std::min<int64_t>(m, kRowVecRows), [&](auto r) { kc = RowVec<A, r>::k_block(k, n_all); });
     for (int64_t kb = 0; kb < k; kb += kc) {
       const int64_t kn = std::min(kc, k - kb);
       const T be = kb == 0 ? beta : T(1);
