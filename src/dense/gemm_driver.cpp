@@ -251,6 +251,38 @@ int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmO
   return m > lanes && tail <= kg->rows && kgroup_takes_b(B, k) ? tail : 0;
 }
 
+// A real product on one thread through the direct tiles' panel loop, with
+// no plan, pool lease or work units (~40 ns of a 4×4×4 dgemm's 70 when it
+// went through them; OpenBLAS's whole call: 30): op(A) read in place when
+// its columns are contiguous and otherwise packed once into workspace slot
+// 0, as run_direct packs it. The same kernel calls as the planned direct
+// path, so the same results. kcol: the column table gemm_rows chose (n <= 2),
+// or null.
+template <typename T>
+tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, int64_t m, int64_t n, int64_t k,
+                                  const T *alpha, const GemmOperand<T> &A, const GemmOperand<T> &B, const T *beta, T *C,
+                                  int64_t ldc) {
+  // One full row vector and n a multiple of 16 (f32, AVX-512): the row
+  // vector × 16-column tile (16 FMA chains) instead of 12 + 4 columns,
+  // whose 4-column tile waits on FMA latency. Zen 5, tables alternating
+  // in one process, time ÷ the main table's: sgemm 16×16×k (k = 1..64)
+  // 0.82–0.87, 16×32×32 0.94, 16×48 0.94, 16×64×64 0.92; where n leaves a
+  // partial panel (13, 20, 24, 28, 36) or m < 16 it read 0.93–1.17, so the
+  // main table stays there. Each element's FMAs are the same in either
+  // tile, so results do not change.
+  const GemmKernels<T> *K16 = gemm_kernels_narrow_c8<T>(h->arch);
+  const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
+  const GemmKernels<T> &K = kcol ? *kcol : wide16 ? *K16 : gemm_kernels<T>(h->arch);
+  T *Ap = nullptr;
+  if (!a_columns_in_place(A)) {
+    if (!h->workspace.reserve(1, size_t(ceil_div(m, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
+      return TESSERA_STATUS_ALLOC_FAILED;
+    Ap = static_cast<T *>(h->workspace.a(0));
+  }
+  direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n, Ap);
+  return TESSERA_STATUS_SUCCESS;
+}
+
 template <typename T, bool Complex>
 tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha, const GemmOperand<T> &A,
                           const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {
@@ -301,12 +333,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   // of A first.
   const GemmKernels<T> *kcol =
       Complex || kg || n > 2 || !a_columns_in_place(A) ? nullptr : gemm_kernels_column<T>(h->arch, n);
-  // Tiny real problems: run_direct's panel loop straight away (one thread by
-  // the flop rule), op(A) read in place when its columns are contiguous and
-  // otherwise packed once into workspace slot 0, as run_direct packs it —
-  // without the plan, pool lease and work units, which were ~40 ns of a
-  // 4×4×4 dgemm's 70 (OpenBLAS's whole call: 30) and a third of sgemm TN
-  // 16³. The same kernel calls, so the same results.
+  // Tiny real problems (one thread by the flop rule): direct_one_thread.
   // A one-thread handle takes the same path up to the direct limit: the
   // plan would split nothing.
   // Past the size limit, k within one KC block with short columns (direct_one_kc).
@@ -314,27 +341,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
                                        direct_one_kc<T, Complex>(h, m, n, k, A)));
   const bool one_thread = macs < kMinFlopsPerThread ||  // 2·macs flops: under two threads' worth
                           (h->num_threads == 1 && direct);
-  if (!Complex && !kg && !kgt && one_thread) {
-    // One full row vector and n a multiple of 16 (f32, AVX-512): the row
-    // vector × 16-column tile (16 FMA chains) instead of 12 + 4 columns,
-    // whose 4-column tile waits on FMA latency. Zen 5, tables alternating
-    // in one process, time ÷ the main table's: sgemm 16×16×k (k = 1..64)
-    // 0.82–0.87, 16×32×32 0.94, 16×48 0.94, 16×64×64 0.92; where n leaves a
-    // partial panel (13, 20, 24, 28, 36) or m < 16 it read 0.93–1.17, so the
-    // main table stays there. Each element's FMAs are the same in either
-    // tile, so results do not change.
-    const GemmKernels<T> *K16 = gemm_kernels_narrow_c8<T>(h->arch);
-    const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
-    const GemmKernels<T> &K = kcol ? *kcol : wide16 ? *K16 : gemm_kernels<T>(h->arch);
-    T *Ap = nullptr;
-    if (!a_columns_in_place(A)) {
-      if (!h->workspace.reserve(1, size_t(ceil_div(m, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
-        return TESSERA_STATUS_ALLOC_FAILED;
-      Ap = static_cast<T *>(h->workspace.a(0));
-    }
-    direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n, Ap);
-    return TESSERA_STATUS_SUCCESS;
-  }
+  if (!Complex && !kg && !kgt && one_thread) return direct_one_thread(h, kcol, m, n, k, alpha, A, B, beta, C, ldc);
 
   Level3Plan<T> p;
   p.K = kcol ? kcol : &gemm_kernels<T>(h->arch);
@@ -402,6 +409,25 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 template <typename T, bool Complex>
 tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha,
                              const GemmOperand<T> &A, const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {
+  // Tiny real products that gemm_rows would hand to direct_one_thread with
+  // op(A) in place, sent there first: op(A)'s columns contiguous (so not
+  // the in-place grouped tiles), more rows than the grouped tiles take,
+  // more than two columns (not the column tables), under one thread's flops
+  // and no k-grouped tail. gemm_rows's checks before that branch were a
+  // fifth of sgemm 16³ (perf: 23 of 115 ns; OpenBLAS's whole call 100).
+  // Zen 4, 1 thread, builds side by side (9 rounds), speed ÷ before: sgemm
+  // 12³ / 16³ / 24³ / 32³ 1.08 / 1.10 / 1.05 / 1.02, dgemm 1.06 / 1.06 /
+  // 1.03 / 1.01, 48³–64³ 1.00–1.01. The same kernel calls, the same bits.
+  if constexpr (!Complex) {
+    const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
+    if (a_columns_in_place(A) && n > 2 && k > 0 && (!kg || m > std::max(kg->rows, kg->rows_cols)) &&
+        double(m) * double(n) * double(k) < kMinFlopsPerThread && !is_zero<T, Complex>(alpha) &&
+        kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B) == 0) {
+      h->last_arch = h->arch;
+      h->last_threads = 1;
+      return direct_one_thread(h, static_cast<const GemmKernels<T> *>(nullptr), m, n, k, alpha, A, B, beta, C, ldc);
+    }
+  }
   // (alpha = 0 only scales C: no split, no workspace. k = 0 never splits.)
   const int64_t tail = is_zero<T, Complex>(alpha) ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B);
   if (tail == 0) return gemm_rows<T, Complex>(h, m, n, k, alpha, A, B, beta, C, ldc);
