@@ -203,7 +203,12 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    t_cols columns; past rows_cols rows only from t_min_k steps and
 //    t_min_cols columns (the kernel table's measured floors: below them the
 //    row-vector write-back's transposes cost more than the main tiles' pack;
-//    f64 TT 200×32×32 0.96×, f32 200×8×200 0.82×).
+//    f64 TT 200×32×32 0.96×, f32 200×8×200 0.82×). Where the columns fill
+//    more than half of one vector the pack costs most per FMA (the main
+//    tiles use 4–8 of their 12 columns), and the floor is t_min_k_vec: Zen
+//    4, 1 thread, time before ÷ after, dgemm TT n = 6 / 8 at k = 32–48,
+//    m 32–2000: 1.10–1.42 (k = 24: 0.97–1.00); sgemm n = 16 at k = 64–127:
+//    1.09–1.25 (k = 48: 0.98–1.01).
 //  - op(B) = N: the row-stacked tiles on blocks of 8 or 4 rows (op(A)'s and
 //    B's k-steps both plain loads), at most tn_cols (12) columns, from
 //    tn_min_k steps (f32 128, f64 64) and tn_min_m rows (f32 2: one row has
@@ -224,7 +229,8 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
   const KGroupKernels<T> *kg = Complex || !rows_contiguous(A) ? nullptr : gemm_kernels_kgroup<T>(arch);
   if (!kg) return {};
   if (rows_contiguous(B)) {
-    if (n > kg->t_cols || (m > kg->rows_cols && (k < kg->t_min_k || n < kg->t_min_cols))) return {};
+    const int64_t min_k = 2 * n > kg->vec_cols && n <= kg->vec_cols ? kg->t_min_k_vec : kg->t_min_k;
+    if (n > kg->t_cols || (m > kg->rows_cols && (k < min_k || n < kg->t_min_cols))) return {};
     return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs};
   }
   if (B.rs != 1 || n > kg->tn_cols || k < kg->tn_min_k || m < kg->tn_min_m) return {};

@@ -165,8 +165,10 @@ struct KGroupKernels {
   int wide_cols;     //   `wide_cols` columns or where the main tiles would pack op(A)
   int nr;            // columns per full tile
   // run_rows_t (both operands' rows contiguous) takes at most t_cols columns,
-  // and past rows_cols rows only from t_min_k steps and t_min_cols columns.
-  int t_cols, t_min_k, t_min_cols;
+  // and past rows_cols rows only from t_min_cols columns and t_min_k steps —
+  // t_min_k_vec steps where the columns fill more than half of one vector of
+  // vec_cols.
+  int t_cols, t_min_k, t_min_cols, t_min_k_vec, vec_cols;
   Pack pack_a;
   Run run;
   Pack pack_a_cols;
