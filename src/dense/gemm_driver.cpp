@@ -289,6 +289,9 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   return TESSERA_STATUS_SUCCESS;
 }
 
+// The longest k the blocked path runs on the narrow tile (gemm_rows).
+constexpr int64_t kNarrowMaxK = 64;
+
 template <typename T, bool Complex>
 tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha, const GemmOperand<T> &A,
                           const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {
@@ -351,6 +354,21 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 
   Level3Plan<T> p;
   p.K = kcol ? kcol : &gemm_kernels<T>(h->arch);
+  // The blocked path at small k (one KC block of at most kNarrowMaxK steps)
+  // on the one-vector × 8-column tile (gemm_kernels_narrow): there each
+  // tile's write-back is a large share, and the main tile's 12 columns of C
+  // — 24–36 lines, all in the same 2–3 sets of the 8-way L1 where ldc is a
+  // multiple of 4 KiB — evict each other and the next tile's prefetched
+  // lines. The same FMAs per element in the same order, so the same bits
+  // (and a shape's choice never depends on the thread count). Zen 4, 1
+  // thread, builds side by side (5 rounds), speed ÷ the main tile's: sgemm
+  // / dgemm 1024² and 2048² × k = 16 / 32 / 64: 1.18 / 1.09–1.10 /
+  // 1.04–1.07, 1024×4096×32 and 4096×1024×32 1.09–1.11; ldc 1000 / 2000
+  // at k = 32 1.03–1.04; k = 96–192 1.00–1.04 (left on the main tile: the
+  // narrow tile's 8 FMA chains just cover Zen 5's two pipes, not measured
+  // there).
+  if (!Complex && !kcol && !direct && h->arch == Arch::avx512 && k > 4 && k <= kNarrowMaxK)
+    p.K = &gemm_kernels_narrow<T>(h->arch);
   p.s = s;
   p.m = m;
   p.n = n;
