@@ -336,9 +336,10 @@ void thread_determinism() {
                         {TBLAS_OP_T, TBLAS_OP_T, 8, 40, 1000, 1, 0, 0},
                         // the column tile (n = 1) split by rows
                         {TBLAS_OP_N, TBLAS_OP_N, 1000, 1, 700, 3, 0, 1},
-                        // the blocked path at small k (AVX-512: the narrow tile)
+                        // small k on the narrow tile (AVX-512): blocked, direct
                         {TBLAS_OP_N, TBLAS_OP_N, 1100, 300, 40, 0, 0, 0},
-                        {TBLAS_OP_T, TBLAS_OP_N, 600, 500, 64, 1, 0, 2}};
+                        {TBLAS_OP_T, TBLAS_OP_N, 600, 500, 64, 1, 0, 2},
+                        {TBLAS_OP_N, TBLAS_OP_T, 200, 900, 24, 2, 1, 0}};
   for (tesseraArch_t arch : supported_paths()) {
     for (const Case &c : cases) {
       V<T> first;

@@ -257,6 +257,31 @@ int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmO
   return m > lanes && tail <= kg->rows && kgroup_takes_b(B, k) ? tail : 0;
 }
 
+// Whether a real product of m rows over k steps runs on the narrow tile
+// (one vector × 8 columns, gemm_kernels_narrow) instead of the main one:
+// at small k each tile's write-back of C is a large share, and the main
+// tile's 12 columns — 24–36 lines of C, all in the same 2–3 sets of the
+// 8-way L1 where ldc is a multiple of 4 KiB — evict each other and the
+// next tile's prefetched lines. The same FMAs per element in the same
+// order, so the same bits; the shape alone decides. AVX-512, k from 5 (the
+// k <= 4 loops are the main tile's), at least two main tiles of rows, and
+// at most 32 steps on the direct path, 64 on the blocked one. Zen 4, 1
+// thread, builds side by side, speed ÷ the main tile's:
+//  - blocked: sgemm / dgemm 1024² and 2048² × k = 16 / 32 / 64 1.18 /
+//    1.09–1.10 / 1.04–1.07, 1024×4096×32 and 4096×1024×32 1.09–1.11; ldc
+//    1000 / 2000 at k = 32 1.03–1.04; k = 96–192 1.00–1.04, left on the
+//    main tile (the narrow tile's 8 FMA chains just cover Zen 5's two
+//    pipes; not measured there). 2 threads: 1.02–1.20.
+//  - direct: NN / NT / TN / TT geomean over 10 shapes each 1.03 / 1.02 /
+//    1.05 / 1.05 (dgemm 33×33×8 1.07–1.11, 100×30×8 1.07–1.14, 250×13×16
+//    1.11–1.20, 64×64×8 1.06–1.11); between one and two main tiles of rows
+//    0.92–1.00 (dgemm 17 / 20 / 24 × 64 × 8 0.95 / 0.92 / 0.97, sgemm
+//    33 / 40 × 64 0.94 / 0.99), hence the row floor.
+template <typename T>
+bool narrow_tile(Arch arch, int64_t m, int64_t k, bool direct) {
+  return arch == Arch::avx512 && k > 4 && k <= (direct ? 32 : 64) && m >= 2 * gemm_kernels<T>(arch).mr;
+}
+
 // A real product on one thread through the direct tiles' panel loop, with
 // no plan, pool lease or work units (~40 ns of a 4×4×4 dgemm's 70 when it
 // went through them; OpenBLAS's whole call: 30): op(A) read in place when
@@ -278,7 +303,10 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   // tile, so results do not change.
   const GemmKernels<T> *K16 = gemm_kernels_narrow_c8<T>(h->arch);
   const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
-  const GemmKernels<T> &K = kcol ? *kcol : wide16 ? *K16 : gemm_kernels<T>(h->arch);
+  const GemmKernels<T> &K = kcol     ? *kcol
+                            : wide16 ? *K16
+                            : narrow_tile<T>(h->arch, m, k, true) ? gemm_kernels_narrow<T>(h->arch)
+                                                                  : gemm_kernels<T>(h->arch);
   T *Ap = nullptr;
   if (!a_columns_in_place(A)) {
     if (!h->workspace.reserve(1, size_t(ceil_div(m, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
@@ -288,9 +316,6 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n, Ap);
   return TESSERA_STATUS_SUCCESS;
 }
-
-// The longest k the blocked path runs on the narrow tile (gemm_rows).
-constexpr int64_t kNarrowMaxK = 64;
 
 template <typename T, bool Complex>
 tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha, const GemmOperand<T> &A,
@@ -354,21 +379,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 
   Level3Plan<T> p;
   p.K = kcol ? kcol : &gemm_kernels<T>(h->arch);
-  // The blocked path at small k (one KC block of at most kNarrowMaxK steps)
-  // on the one-vector × 8-column tile (gemm_kernels_narrow): there each
-  // tile's write-back is a large share, and the main tile's 12 columns of C
-  // — 24–36 lines, all in the same 2–3 sets of the 8-way L1 where ldc is a
-  // multiple of 4 KiB — evict each other and the next tile's prefetched
-  // lines. The same FMAs per element in the same order, so the same bits
-  // (and a shape's choice never depends on the thread count). Zen 4, 1
-  // thread, builds side by side (5 rounds), speed ÷ the main tile's: sgemm
-  // / dgemm 1024² and 2048² × k = 16 / 32 / 64: 1.18 / 1.09–1.10 /
-  // 1.04–1.07, 1024×4096×32 and 4096×1024×32 1.09–1.11; ldc 1000 / 2000
-  // at k = 32 1.03–1.04; k = 96–192 1.00–1.04 (left on the main tile: the
-  // narrow tile's 8 FMA chains just cover Zen 5's two pipes, not measured
-  // there).
-  if (!Complex && !kcol && !direct && h->arch == Arch::avx512 && k > 4 && k <= kNarrowMaxK)
-    p.K = &gemm_kernels_narrow<T>(h->arch);
+  if (!Complex && !kcol && !kg && !kgt && narrow_tile<T>(h->arch, m, k, direct)) p.K = &gemm_kernels_narrow<T>(h->arch);
   p.s = s;
   p.m = m;
   p.n = n;
