@@ -276,10 +276,15 @@ int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmO
 //    1.05 / 1.05 (dgemm 33×33×8 1.07–1.11, 100×30×8 1.07–1.14, 250×13×16
 //    1.11–1.20, 64×64×8 1.06–1.11); between one and two main tiles of rows
 //    0.92–1.00 (dgemm 17 / 20 / 24 × 64 × 8 0.95 / 0.92 / 0.97, sgemm
-//    33 / 40 × 64 0.94 / 0.99), hence the row floor.
+//    33 / 40 × 64 0.94 / 0.99), hence the row floor; and with a few
+//    columns ending in a panel of 1–4 (its tile's 4 FMA chains only just
+//    cover the latency) 0.92–0.93 (s / d 2000×12×32, where the main tile
+//    has one whole panel), hence the column rule: 2000×6×24 1.07–1.17,
+//    2000×8×k 0.98–1.05.
 template <typename T>
-bool narrow_tile(Arch arch, int64_t m, int64_t k, bool direct) {
-  return arch == Arch::avx512 && k > 4 && k <= (direct ? 32 : 64) && m >= 2 * gemm_kernels<T>(arch).mr;
+bool narrow_tile(Arch arch, int64_t m, int64_t n, int64_t k, bool direct) {
+  return arch == Arch::avx512 && k > 4 && k <= (direct ? 32 : 64) && m >= 2 * gemm_kernels<T>(arch).mr &&
+         (n > 32 || n % 8 == 0 || n % 8 > 4);
 }
 
 // A real product on one thread through the direct tiles' panel loop, with
@@ -305,7 +310,7 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
   const GemmKernels<T> &K = kcol     ? *kcol
                             : wide16 ? *K16
-                            : narrow_tile<T>(h->arch, m, k, true) ? gemm_kernels_narrow<T>(h->arch)
+                            : narrow_tile<T>(h->arch, m, n, k, true) ? gemm_kernels_narrow<T>(h->arch)
                                                                   : gemm_kernels<T>(h->arch);
   T *Ap = nullptr;
   if (!a_columns_in_place(A)) {
@@ -379,7 +384,11 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 
   Level3Plan<T> p;
   p.K = kcol ? kcol : &gemm_kernels<T>(h->arch);
-  if (!Complex && !kcol && !kg && !kgt && narrow_tile<T>(h->arch, m, k, direct)) p.K = &gemm_kernels_narrow<T>(h->arch);
+  // (From 16 columns here: units split C's columns in steps of 4 on the
+  // direct path, and 2 threads cut sgemm 2000×8×32 into two 4-column halves
+  // of the narrow tile, 0.83–0.97× the main tile's rows.)
+  if (!Complex && !kcol && !kg && !kgt && n >= 16 && narrow_tile<T>(h->arch, m, n, k, direct))
+    p.K = &gemm_kernels_narrow<T>(h->arch);
   p.s = s;
   p.m = m;
   p.n = n;
