@@ -339,7 +339,10 @@ void thread_determinism() {
                         // small k on the narrow tile (AVX-512): blocked, direct
                         {TBLAS_OP_N, TBLAS_OP_N, 1100, 300, 40, 0, 0, 0},
                         {TBLAS_OP_T, TBLAS_OP_N, 600, 500, 64, 1, 0, 2},
-                        {TBLAS_OP_N, TBLAS_OP_T, 200, 900, 24, 2, 1, 0}};
+                        {TBLAS_OP_N, TBLAS_OP_T, 200, 900, 24, 2, 1, 0},
+                        // f64: the narrow tile on one thread (direct, 13
+                        // columns), the main one on the planned path (< 16)
+                        {TBLAS_OP_N, TBLAS_OP_N, 2000, 13, 24, 0, 0, 0}};
   for (tesseraArch_t arch : supported_paths()) {
     for (const Case &c : cases) {
       V<T> first;

@@ -263,7 +263,8 @@ int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmO
 // tile's 12 columns — 24–36 lines of C, all in the same 2–3 sets of the
 // 8-way L1 where ldc is a multiple of 4 KiB — evict each other and the
 // next tile's prefetched lines. The same FMAs per element in the same
-// order, so the same bits; the shape alone decides. AVX-512, k from 5 (the
+// order, so the same bits whichever tile runs (gemm_rows's planned path
+// takes it only from 16 columns). AVX-512, k from 5 (the
 // k <= 4 loops are the main tile's), at least two main tiles of rows, and
 // at most 32 steps on the direct path, 64 on the blocked one. Zen 4, 1
 // thread, builds side by side, speed ÷ the main tile's:
