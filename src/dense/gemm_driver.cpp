@@ -263,8 +263,7 @@ int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmO
 // tile's 12 columns — 24–36 lines of C, all in the same 2–3 sets of the
 // 8-way L1 where ldc is a multiple of 4 KiB — evict each other and the
 // next tile's prefetched lines. The same FMAs per element in the same
-// order, so the same bits whichever tile runs (gemm_rows's planned path
-// takes it only from 16 columns). AVX-512, k from 5 (the
+// order, so the same bits whichever tile runs. AVX-512, k from 5 (the
 // k <= 4 loops are the main tile's), at least two main tiles of rows, and
 // at most 32 steps on the direct path, 64 on the blocked one. Zen 4, 1
 // thread, builds side by side, speed ÷ the main tile's:
@@ -282,10 +281,14 @@ int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmO
 //    cover the latency) 0.92–0.93 (s / d 2000×12×32, where the main tile
 //    has one whole panel), hence the column rule: 2000×6×24 1.07–1.17,
 //    2000×8×k 0.98–1.05.
+//  - planned (`units`: gemm_rows's units of work) only from 16 columns:
+//    the direct path's units split C's columns in steps of 4, and 2
+//    threads cut sgemm 2000×8×32 into two 4-column halves of the narrow
+//    tile, 0.83–0.97× the main tile's rows.
 template <typename T>
-bool narrow_tile(Arch arch, int64_t m, int64_t n, int64_t k, bool direct) {
+bool narrow_tile(Arch arch, int64_t m, int64_t n, int64_t k, bool direct, bool units) {
   return arch == Arch::avx512 && k > 4 && k <= (direct ? 32 : 64) && m >= 2 * gemm_kernels<T>(arch).mr &&
-         (n > 32 || n % 8 == 0 || n % 8 > 4);
+         (n > 32 || n % 8 == 0 || n % 8 > 4) && (!units || n >= 16);
 }
 
 // A real product on one thread through the direct tiles' panel loop, with
@@ -311,8 +314,8 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
   const GemmKernels<T> &K = kcol     ? *kcol
                             : wide16 ? *K16
-                            : narrow_tile<T>(h->arch, m, n, k, true) ? gemm_kernels_narrow<T>(h->arch)
-                                                                  : gemm_kernels<T>(h->arch);
+                            : narrow_tile<T>(h->arch, m, n, k, true, false) ? gemm_kernels_narrow<T>(h->arch)
+                                                                         : gemm_kernels<T>(h->arch);
   T *Ap = nullptr;
   if (!a_columns_in_place(A)) {
     if (!h->workspace.reserve(1, size_t(ceil_div(m, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
@@ -385,10 +388,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 
   Level3Plan<T> p;
   p.K = kcol ? kcol : &gemm_kernels<T>(h->arch);
-  // (From 16 columns here: units split C's columns in steps of 4 on the
-  // direct path, and 2 threads cut sgemm 2000×8×32 into two 4-column halves
-  // of the narrow tile, 0.83–0.97× the main tile's rows.)
-  if (!Complex && !kcol && !kg && !kgt && n >= 16 && narrow_tile<T>(h->arch, m, n, k, direct))
+  if (!Complex && !kcol && !kg && !kgt && narrow_tile<T>(h->arch, m, n, k, direct, true))
     p.K = &gemm_kernels_narrow<T>(h->arch);
   p.s = s;
   p.m = m;
@@ -463,18 +463,18 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   // Zen 4, 1 thread, builds side by side (9 rounds), speed ÷ before: sgemm
   // 12³ / 16³ / 24³ / 32³ 1.08 / 1.10 / 1.05 / 1.02, dgemm 1.06 / 1.06 /
   // 1.03 / 1.01, 48³–64³ 1.00–1.01. The same kernel calls, the same bits.
+  // (alpha = 0 only scales C: no split, no workspace. k = 0 never splits.)
+  const bool alpha_zero = is_zero<T, Complex>(alpha);
+  const int64_t tail = alpha_zero ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B);
   if constexpr (!Complex) {
     const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
-    if (a_columns_in_place(A) && n > 2 && k > 0 && (!kg || m > std::max(kg->rows, kg->rows_cols)) &&
-        double(m) * double(n) * double(k) < kMinFlopsPerThread && !is_zero<T, Complex>(alpha) &&
-        kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B) == 0) {
+    if (tail == 0 && !alpha_zero && a_columns_in_place(A) && n > 2 && k > 0 &&
+        (!kg || m > std::max(kg->rows, kg->rows_cols)) && double(m) * double(n) * double(k) < kMinFlopsPerThread) {
       h->last_arch = h->arch;
       h->last_threads = 1;
       return direct_one_thread(h, static_cast<const GemmKernels<T> *>(nullptr), m, n, k, alpha, A, B, beta, C, ldc);
     }
   }
-  // (alpha = 0 only scales C: no split, no workspace. k = 0 never splits.)
-  const int64_t tail = is_zero<T, Complex>(alpha) ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B);
   if (tail == 0) return gemm_rows<T, Complex>(h, m, n, k, alpha, A, B, beta, C, ldc);
   if (!h->workspace.reserve(1, kgroup_a_bytes(*gemm_kernels_kgroup<T>(h->arch), k), 0))
     return TESSERA_STATUS_ALLOC_FAILED;
