@@ -3,7 +3,9 @@
 // path and thread count; edge semantics; HERK's real diagonal; validation.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "tessera/blas.h"
 #include "test_util.h"
@@ -435,6 +437,47 @@ TEST(Syrk, DirectBlockedBitwiseComplexFloat) { direct_blocked_bitwise<std::compl
 TEST(Herk, DirectBlockedBitwiseComplexDouble) { direct_blocked_bitwise<std::complex<double>>(true, 134); }
 TEST(Syrk, ThreadDeterminismComplexFloat) { determinism<std::complex<float>>(false); }
 TEST(Herk, ThreadDeterminismComplexDouble) { determinism<std::complex<double>>(true); }
+
+// On a core that runs 512-bit operations at half rate (Zen 4; forced here
+// with TESSERA_ZMM_HALF_RATE on either kind of core) small csyrks take other
+// tiles, some from the AVX2 tables (syrk_driver.cpp,
+// half_rate_complex_syrk_kernels). Same KC, same FMA order per element: the
+// results must equal the other rule's bit for bit — every n that rule
+// treats apart and some past it, k within and across a KC block, op(A) in
+// place (N, lda = n) and packed (N with long columns; T), both triangles,
+// 1 and 2 threads.
+TEST(Syrk, HalfRateTilesBitwiseComplexFloat) {
+  using T = std::complex<float>;
+  if (!tesseraArchSupported(TESSERA_ARCH_AVX512)) GTEST_SKIP() << "no AVX-512";
+  const char *old = std::getenv("TESSERA_ZMM_HALF_RATE");
+  const std::string saved = old ? old : "";
+  setenv("TESSERA_ZMM_HALF_RATE", "1", 1);
+  Handle half;
+  setenv("TESSERA_ZMM_HALF_RATE", "0", 1);
+  Handle full;
+  if (old) setenv("TESSERA_ZMM_HALF_RATE", saved.c_str(), 1);
+  else unsetenv("TESSERA_ZMM_HALF_RATE");
+  for (Handle *H : {&half, &full}) ASSERT_EQ(tblasSetArch(H->h, TESSERA_ARCH_AVX512), TESSERA_STATUS_SUCCESS);
+  std::mt19937_64 rng(141);
+  for (int64_t n : {2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 20, 24, 28, 33, 40, 41, 48, 64, 80, 81})
+    for (int64_t k : {1, 37, 400})
+      for (int layout = 0; layout < 3; ++layout)  // N in place, N with long columns, T
+        for (bool lower : {true, false})
+          for (int threads : {1, 2}) {
+            const tblasOperation_t t = layout == 2 ? TBLAS_OP_T : TBLAS_OP_N;
+            const int64_t lda = layout == 0 ? n : layout == 1 ? n + 70 : k;
+            const V<T> A = tt::random_vector<T>(size_t(lda * (t == TBLAS_OP_N ? k : n)), rng);
+            const V<T> C0 = tt::random_vector<T>(size_t(n * n), rng);
+            const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+            const auto u = lower ? TBLAS_FILL_MODE_LOWER : TBLAS_FILL_MODE_UPPER;
+            V<T> Ch = C0, Cf = C0;
+            for (Handle *H : {&half, &full}) ASSERT_EQ(tblasSetNumThreads(H->h, threads), TESSERA_STATUS_SUCCESS);
+            ASSERT_EQ(syrk(half.h, u, t, n, k, &alpha, A.data(), lda, &beta, Ch.data(), n), TESSERA_STATUS_SUCCESS);
+            ASSERT_EQ(syrk(full.h, u, t, n, k, &alpha, A.data(), lda, &beta, Cf.data(), n), TESSERA_STATUS_SUCCESS);
+            ASSERT_EQ(std::memcmp(Ch.data(), Cf.data(), Ch.size() * sizeof(T)), 0)
+                << "n=" << n << " k=" << k << " layout=" << layout << (lower ? " L" : " U") << " threads=" << threads;
+          }
+}
 
 // Invalid arguments: status, C untouched; HERK rejects trans T.
 TEST(Syrk, InvalidArguments) {

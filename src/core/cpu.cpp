@@ -56,6 +56,24 @@ Arch default_arch() {
   return arch;
 }
 
+bool cpu_zmm_half_rate() {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
+  // Vendor string in EBX, EDX, ECX: "Auth" "enti" "cAMD".
+  if (b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u) return false;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+  const unsigned family = ((a >> 8) & 0xf) + ((a >> 20) & 0xff);  // base + extended (AMD: base 0xf)
+  return family == 0x19 && cpu_supports(Arch::avx512);
+}
+
+bool default_zmm_half_rate() {
+  const char *s = std::getenv("TESSERA_ZMM_HALF_RATE");
+  if (s && !strcmp(s, "0")) return false;
+  if (s && !strcmp(s, "1")) return true;
+  static const bool detected = cpu_zmm_half_rate();
+  return detected;
+}
+
 int available_cores() {
   cpu_set_t set;
   CPU_ZERO(&set);

@@ -15,6 +15,15 @@ Arch cpu_best_arch();
 // The process default: TESSERA_ARCH if set (clamped to what the CPU supports,
 // never a path that would fault), otherwise cpu_best_arch().
 Arch default_arch();
+// Whether the CPU runs 512-bit vector operations on 256-bit units, two
+// passes each (AMD Zen 4: one 512-bit FMA per cycle against two 256-bit
+// ones), so a 512-bit tile that is half empty does half the useful work of
+// a full 256-bit tile in the same cycles. CPUID: AuthenticAMD, family 0x19
+// (Zen 3 and Zen 4; only Zen 4 has AVX-512), with AVX-512F. Zen 5 (family
+// 0x1A) has full-width units. The environment variable
+// TESSERA_ZMM_HALF_RATE=0|1 overrides it for handles created afterwards.
+bool cpu_zmm_half_rate();
+bool default_zmm_half_rate();
 // Cores this process may run on (sched_getaffinity), at least 1.
 int available_cores();
 // TESSERA_NUM_THREADS if set and valid, otherwise available_cores().

@@ -17,6 +17,7 @@ tesseraStatus_t tblasCreate(tblasHandle_t *handle) {
   ctx->gemm_kc = tessera::env_int64("TESSERA_GEMM_KC");
   ctx->gemm_mc = tessera::env_int64("TESSERA_GEMM_MC");
   ctx->gemm_nc = tessera::env_int64("TESSERA_GEMM_NC");
+  ctx->zmm_half_rate = tessera::default_zmm_half_rate();
   if (!tessera::object_register(ctx, tessera::ObjectKind::blas_handle)) {
     delete ctx;
     return TESSERA_STATUS_ALLOC_FAILED;

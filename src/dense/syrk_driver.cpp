@@ -13,6 +13,7 @@
 #include "dense/syrk_driver.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 
 #include "dense/kernels/gemm_kernels.h"
@@ -94,6 +95,44 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
   const int64_t last = n % 8 == 0 ? 8 : n % 8;  // columns in the last 8-wide panel
   if (n >= 5 && last >= (short_columns(opA, 2) ? 7 : 5) && (n <= 24 || (n % 8 == 0 && n <= 40))) return *c8;
   return n == 4 ? gemm_kernels_narrow<T>(arch) : gemm_kernels<T>(arch);
+}
+
+// On a core that runs 512-bit operations at half rate (Zen 4), csyrk up to
+// n = 80 takes the AVX2 tables' 256-bit tiles (8×3 and 4×4 complex, twice
+// the FMAs per cycle of a 512-bit one) wherever a 512-bit tile would be
+// partly empty. Same KC (384) and FMA order, so the same bits (every table
+// against every other, n = 2..90, k up to 485; the test suite checks this
+// rule against the one below). Zen 4, 1 thread, the five tables switchable
+// at run time and alternated in one process with OpenBLAS (ZEN kernels),
+// medians of 11 rounds, n = 2..24, 28, 32, 40 × k = 33, 257, 2048 × L/U ×
+// N/T (276 cases): this rule against the best table per case 1.00–1.15
+// (geomean 1.01), against the rule below 0.94–2.7 (geomean 1.25; n = 2 and
+// 4 1.7–2.7, 9–11 and 17–21 1.2–1.5); Tessera ÷ OpenBLAS from 1.01
+// (0.36–1.82) to 1.26 (0.74–3.3; below 0.95 only n = 2 at k = 33, 4 cases).
+// By n: the 4×4 tile where the last column panel of 4 is 3–4 wide, the 8×3
+// otherwise; n ≤ 4 on one panel (n = 3: the 8×3); 16×16 real (8×8 complex,
+// 512-bit) for n a multiple of 8 from 24 and for in-place op(A) (trans N,
+// short columns) at 13–16; the 16×6 tile for in-place lower n = 5–6 (the
+// 8×3 read 0.87 of it there at k = 2048; upper gains 1.05). n =
+// 41–80 (LN and UT, k = 33–1000): 8×3 or 8×8 1.05–1.23 against OpenBLAS,
+// the 16×6 tile 0.99–1.15. Beyond 80, and past 8 columns with k < 12 —
+// where each tile's C update outweighs its few FMAs and the larger 512-bit
+// tiles, fewer of them, win (n = 10–28, k = 5 / 8: this rule 0.84–1.18 /
+// 0.89–1.22 of the one below, geomean 0.96 / 1.01; k = 12 / 16 / 24:
+// geomean 1.09 / 1.09 / 1.13, min 0.96–0.98) — the rule below.
+template <typename T>
+const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool lower, const GemmOperand<T> &opA) {
+  if constexpr (!std::is_same_v<T, float>) {
+    return nullptr;  // zsyrk: not measured on such a core
+  } else {
+    if (n > 80 || (n > 8 && k < 12)) return nullptr;
+    const GemmKernels<T> &tile8x3 = gemm_kernels<T>(Arch::avx2), &tile4x4 = gemm_kernels_narrow<T>(Arch::avx2);
+    const bool in_place = short_columns(opA, 2);
+    if (n <= 4) return n == 3 ? &tile8x3 : &tile4x4;
+    if (in_place && lower && n <= 6) return &gemm_kernels<T>(Arch::avx512);
+    if ((n % 8 == 0 && n >= 24) || (in_place && n >= 13 && n <= 16)) return gemm_kernels_narrow_c8<T>(Arch::avx512);
+    return n <= 40 && n % 4 != 1 && n % 4 != 2 ? &tile4x4 : &tile8x3;
+  }
 }
 
 // Rows [m0, m1) meeting the triangle in columns [n0, n1), from a tile
@@ -281,7 +320,9 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   }
 
   Level3Plan<T> p;
-  p.K = Complex ? &complex_syrk_kernels<T>(h->arch, n, opA) : &gemm_kernels<T>(h->arch);
+  const GemmKernels<T> *half_rate =
+      Complex && h->arch == Arch::avx512 && h->zmm_half_rate ? half_rate_complex_syrk_kernels(n, k, lower, opA) : nullptr;
+  p.K = half_rate ? half_rate : Complex ? &complex_syrk_kernels<T>(h->arch, n, opA) : &gemm_kernels<T>(h->arch);
   p.s = s;
   p.m = p.n = n;
   p.k = k;
