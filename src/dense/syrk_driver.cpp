@@ -97,7 +97,8 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
   return n == 4 ? gemm_kernels_narrow<T>(arch) : gemm_kernels<T>(arch);
 }
 
-// On a core that runs 512-bit operations at half rate (Zen 4), csyrk up to
+// On a core that runs 512-bit operations at half rate (Zen 4), csyrk (and
+// cherk) up to
 // n = 80 takes the AVX2 tables' 256-bit tiles (8×3 and 4×4 complex, twice
 // the FMAs per cycle of a 512-bit one) wherever a 512-bit tile would be
 // partly empty. Same KC (384) and FMA order, so the same bits (every table
@@ -120,18 +121,32 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 // tiles, fewer of them, win (n = 10–28, k = 5 / 8: this rule 0.84–1.18 /
 // 0.89–1.22 of the one below, geomean 0.96 / 1.01; k = 12 / 16 / 24:
 // geomean 1.09 / 1.09 / 1.13, min 0.96–0.98) — the rule below.
+//   zsyrk / zherk (complex f64; the AVX2 tables run the AVX-512 ones' KC
+// of 192 complex k-steps for this): the AVX2 4×3 tile, the 2×4 one at
+// n = 2, the 512-bit 4×4 at n = 4 and for in-place op(A) at n ≤ 28 a
+// multiple of 4 or 7; past 8 columns with k < 8 and op(A) in place, the
+// rule below. Zen 4, as above, n = 2..24, 28, 32, 40 × k = 33, 257, 1000 ×
+// L/U × N/T (276 cases): against the best table 1.00–1.12 (geomean 1.003),
+// against the rule below 0.89–2.5 (geomean 1.18); Tessera ÷ OpenBLAS 0.91
+// (0.35–1.29) → 1.08 (0.74–1.76). k = 5–12 at n = 3–28 and n = 48–80 at
+// k = 33 / 257 (120 cases): against the rule below 0.86–1.51 (geomean
+// 1.09), ÷ OpenBLAS 0.97 → 1.06.
 template <typename T>
 const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool lower, const GemmOperand<T> &opA) {
-  if constexpr (!std::is_same_v<T, float>) {
-    return nullptr;  // zsyrk: not measured on such a core
-  } else {
+  const GemmKernels<T> &avx2_main = gemm_kernels<T>(Arch::avx2), &avx2_narrow = gemm_kernels_narrow<T>(Arch::avx2);
+  const bool in_place = short_columns(opA, 2);
+  if constexpr (std::is_same_v<T, float>) {
     if (n > 80 || (n > 8 && k < 12)) return nullptr;
-    const GemmKernels<T> &tile8x3 = gemm_kernels<T>(Arch::avx2), &tile4x4 = gemm_kernels_narrow<T>(Arch::avx2);
-    const bool in_place = short_columns(opA, 2);
+    const GemmKernels<T> &tile8x3 = avx2_main, &tile4x4 = avx2_narrow;
     if (n <= 4) return n == 3 ? &tile8x3 : &tile4x4;
     if (in_place && lower && n <= 6) return &gemm_kernels<T>(Arch::avx512);
     if ((n % 8 == 0 && n >= 24) || (in_place && n >= 13 && n <= 16)) return gemm_kernels_narrow_c8<T>(Arch::avx512);
     return n <= 40 && n % 4 != 1 && n % 4 != 2 ? &tile4x4 : &tile8x3;
+  } else {
+    if (n > 80 || (in_place && n > 8 && k < 8)) return nullptr;
+    if (n == 2) return &avx2_narrow;
+    if (n == 4 || (in_place && n <= 28 && (n % 4 == 0 || n == 7))) return &gemm_kernels_narrow<T>(Arch::avx512);
+    return &avx2_main;
   }
 }
 

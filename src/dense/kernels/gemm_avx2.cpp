@@ -130,11 +130,14 @@ struct VF32 {
 //   KC: the kc × NR B micro-panel stays in L1 (f64: 256·6·8 = 12 KiB; f32: 384·6·4 = 9 KiB);
 //   MC: the MC × KC A block fills about half of L2 (f64: 240·256·8 = 480 KiB; f32: 336·384·4 = 504 KiB);
 //   NC: the KC × NC B panel stays in L3 (f64: 256·2040·8 = 4 MiB; f32: 384·2040·4 = 3 MiB).
-const GemmKernels<double> kF64 = make_gemm_kernels<VF64, 2, 6, true>("f64_gemm_8x6__avx2", 256, 240, 2040);
+// Complex f64 runs KC = 192 complex k-steps, as the AVX-512 tables do: SYRK
+// on a half-rate 512-bit core takes these tiles for small n
+// (syrk_driver.cpp), and one KC gives the same bits either way.
+const GemmKernels<double> kF64 = make_gemm_kernels<VF64, 2, 6, true>("f64_gemm_8x6__avx2", 256, 240, 2040, 192);
 const GemmKernels<float> kF32 = make_gemm_kernels<VF32, 2, 6, true>("f32_gemm_16x6__avx2", 384, 336, 2040);
 // Narrow tiles (complex 4×4 in f32, 2×4 in f64): 1 vector × 8 columns = 8
 // accumulators; same blocks as the main tables.
-const GemmKernels<double> kF64Narrow = make_gemm_kernels<VF64, 1, 8>("f64_gemm_4x8__avx2", 256, 240, 2040);
+const GemmKernels<double> kF64Narrow = make_gemm_kernels<VF64, 1, 8>("f64_gemm_4x8__avx2", 256, 240, 2040, 192);
 const GemmKernels<float> kF32Narrow = make_gemm_kernels<VF32, 1, 8>("f32_gemm_8x8__avx2", 384, 336, 2040);
 // One column, 8 row vectors (8 FMA chains; 8 accumulators + a broadcast of 16 ymm).
 const GemmKernels<double> kF64Column = make_column_kernels<VF64, 8>("f64_gemm_32x1__avx2", 256, 240, 2040);
