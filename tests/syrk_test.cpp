@@ -438,6 +438,54 @@ TEST(Herk, DirectBlockedBitwiseComplexDouble) { direct_blocked_bitwise<std::comp
 TEST(Syrk, ThreadDeterminismComplexFloat) { determinism<std::complex<float>>(false); }
 TEST(Herk, ThreadDeterminismComplexDouble) { determinism<std::complex<double>>(true); }
 
+// Real SYRK with op(A) = T and few columns computes the whole square on
+// GEMM's few-row tiles and keeps the triangle (syrk_driver.cpp,
+// syrk_via_gemm): the reference on the triangle, the other triangle and the
+// padding untouched (run_case), beta = 0 not reading a NaN-filled C, and
+// the same bits on 1 and 2 threads — every path, around the rule's limits.
+template <typename T>
+void real_via_gemm(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (tesseraArch_t arch : supported_paths())
+    for (bool lower : {true, false})
+      for (tblasOperation_t t : {TBLAS_OP_T, TBLAS_OP_C})
+        for (int64_t n : {1, 2, 3, 4, 5, 8, 9, 12, 13})
+          for (int64_t k : {8, 16, 130, 600}) {
+            const Case c{lower, t, n, k, 1, 2};
+            V<T> first;
+            for (int threads : {1, 2}) {
+              Handle H;
+              ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+              ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
+              std::mt19937_64 case_rng(seed + uint64_t(n * 1000 + k));
+              V<T> out;
+              const T alpha = tt::random_value<T>(case_rng), beta = tt::random_value<T>(case_rng);
+              const auto r = run_case<T>(H.h, c, false, alpha, beta, case_rng, &out);
+              EXPECT_EQ(r.mismatches, 0) << tesseraGetArchString(arch) << " n=" << n << " k=" << k;
+              EXPECT_LE(r.worst_ratio, tt::ratio_limit<T>(k)) << tesseraGetArchString(arch) << " n=" << n << " k=" << k;
+              if (threads == 1) first = out;
+              else EXPECT_EQ(std::memcmp(out.data(), first.data(), out.size() * sizeof(T)), 0)
+                  << tesseraGetArchString(arch) << " n=" << n << " k=" << k << " threads=" << threads;
+            }
+            // beta = 0: a NaN-filled C is not read.
+            Handle H;
+            ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+            const V<T> A = tt::random_vector<T>(size_t(k * n), rng);
+            V<T> Cn(size_t(n * n), tt::nan_value<T>()), Cz(size_t(n * n), T(0));
+            const T alpha = tt::random_value<T>(rng), zero = T(0);
+            const auto u = lower ? TBLAS_FILL_MODE_LOWER : TBLAS_FILL_MODE_UPPER;
+            ASSERT_EQ(syrk(H.h, u, t, n, k, &alpha, A.data(), k, &zero, Cn.data(), n), TESSERA_STATUS_SUCCESS);
+            ASSERT_EQ(syrk(H.h, u, t, n, k, &alpha, A.data(), k, &zero, Cz.data(), n), TESSERA_STATUS_SUCCESS);
+            for (int64_t j = 0; j < n; ++j)
+              for (int64_t i = 0; i < n; ++i)
+                if (tt::in_triangle(lower, i, j))
+                  EXPECT_EQ(std::memcmp(&Cn[size_t(i + j * n)], &Cz[size_t(i + j * n)], sizeof(T)), 0)
+                      << tesseraGetArchString(arch) << " beta 0, n=" << n << " k=" << k << " (" << i << "," << j << ")";
+          }
+}
+TEST(Syrk, RealViaGemmFloat) { real_via_gemm<float>(151); }
+TEST(Syrk, RealViaGemmDouble) { real_via_gemm<double>(152); }
+
 // On a core that runs 512-bit operations at half rate (Zen 4; forced here
 // with TESSERA_ZMM_HALF_RATE on either kind of core) small csyrks take other
 // tiles, some from the AVX2 tables (syrk_driver.cpp,
