@@ -487,12 +487,12 @@ TEST(Syrk, RealViaGemmFloat) { real_via_gemm<float>(151); }
 TEST(Syrk, RealViaGemmDouble) { real_via_gemm<double>(152); }
 
 // On a core that runs 512-bit operations at half rate (Zen 4; forced here
-// with TESSERA_ZMM_HALF_RATE on either kind of core) small csyrks take other
+// with TESSERA_ZMM_HALF_RATE on either kind of core) small SYRKs take other
 // tiles, some from the AVX2 tables (syrk_driver.cpp,
-// half_rate_complex_syrk_kernels). Same KC, same FMA order per element: the
+// half_rate_complex_syrk_kernels, half_rate_real_syrk_kernels). Same KC, same FMA order per element: the
 // results must equal the other rule's bit for bit — every n that rule
 // treats apart and some past it, k below and past the small-k limits,
-// within and across a KC block (complex f64 192, f32 384), op(A) in
+// within and across a KC block (f32 384; f64 256, complex 192), op(A) in
 // place (N, lda = n) and packed (N with long columns; T), both triangles,
 // 1 and 2 threads.
 template <typename T>
@@ -508,7 +508,7 @@ void half_rate_tiles_bitwise(uint64_t seed) {
   else unsetenv("TESSERA_ZMM_HALF_RATE");
   for (Handle *H : {&half, &full}) ASSERT_EQ(tblasSetArch(H->h, TESSERA_ARCH_AVX512), TESSERA_STATUS_SUCCESS);
   std::mt19937_64 rng(seed);
-  for (int64_t n : {2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 20, 24, 28, 33, 40, 41, 48, 64, 80, 81})
+  for (int64_t n : {2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 20, 24, 28, 33, 40, 41, 48, 64, 80, 81, 96, 97})
     for (int64_t k : {1, 7, 37, 400})
       for (int layout = 0; layout < 3; ++layout)  // N in place, N with long columns, T
         for (bool lower : {true, false})
@@ -529,6 +529,8 @@ void half_rate_tiles_bitwise(uint64_t seed) {
 }
 TEST(Syrk, HalfRateTilesBitwiseComplexFloat) { half_rate_tiles_bitwise<std::complex<float>>(141); }
 TEST(Syrk, HalfRateTilesBitwiseComplexDouble) { half_rate_tiles_bitwise<std::complex<double>>(142); }
+TEST(Syrk, HalfRateTilesBitwiseFloat) { half_rate_tiles_bitwise<float>(143); }
+TEST(Syrk, HalfRateTilesBitwiseDouble) { half_rate_tiles_bitwise<double>(144); }
 
 // Invalid arguments: status, C untouched; HERK rejects trans T.
 TEST(Syrk, InvalidArguments) {

@@ -152,6 +152,38 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
   }
 }
 
+// Real SYRK on a half-rate core, n ≤ 96 (op(A) = T with fewer columns goes
+// through GEMM, syrk_via_gemm): the main 32×12 / 16×12 tile puts up to a
+// 12-column diagonal block and two row vectors on a triangle a few tiles
+// wide. From 32 columns the 1-vector × 8-column table (same KC, same bits)
+// is 1.07–1.20× faster (geomean over k = 33 / 257 / 1000, L/U, N/T; to n =
+// 384 at k = 257 / 1000 still 1.03–1.10 except ssyrk LN, 0.90–1.03, so the
+// main tile stays past 96); below, the AVX2 tables' 256-bit tiles where a
+// 512-bit one would be partly empty — 8×8 (f32) where the last panel of 8
+// is full or 6–7 wide (past 8), 8×6 / 16×6 otherwise, 4×8 / 8×8 at n ≤ 4;
+// f64 the 512-bit 8×8 for n ≥ 8 with n % 8 in {0, 6, 7}; f32 lower with
+// op(A) in place and n = 9–12 the main tile (its one 12-column panel:
+// 1.16–1.39× the 16×6 there, upper 0.85–0.89×). Zen 4, 1 thread, the tables
+// switchable at run time and alternated with OpenBLAS-ZEN (7 rounds), 384
+// cases (s / d × LN / UN / LT / UT × k = 33 / 257 / 1000 × n = 4–96):
+// against the best table per case 1.00–1.25 (geomean 1.004), against the
+// main tile 0.94–1.97 (geomean 1.19); Tessera ÷ OpenBLAS 1.24 (min 0.73) →
+// 1.48 (min 1.04).
+template <typename T>
+const GemmKernels<T> *half_rate_real_syrk_kernels(int64_t n, bool lower, const GemmOperand<T> &opA) {
+  if (n > 96) return nullptr;
+  if (n >= 32) return &gemm_kernels_narrow<T>(Arch::avx512);
+  if (n <= 4) return &gemm_kernels_narrow<T>(Arch::avx2);
+  const int64_t last = n % 8;
+  if constexpr (sizeof(T) == 8) {
+    if (n >= 8 && (last == 0 || last >= 6)) return &gemm_kernels_narrow<T>(Arch::avx512);
+  } else {
+    if (lower && opA.rs == 1 && n >= 9 && n <= 12) return &gemm_kernels<T>(Arch::avx512);
+    if (last == 0 || (last >= 6 && n > 8)) return &gemm_kernels_narrow<T>(Arch::avx2);
+  }
+  return &gemm_kernels<T>(Arch::avx2);
+}
+
 // Rows [m0, m1) meeting the triangle in columns [n0, n1), from a tile
 // boundary: the rows a strip's unit computes and packs of op(A).
 template <typename T>
@@ -385,8 +417,9 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   }
 
   Level3Plan<T> p;
-  const GemmKernels<T> *half_rate =
-      Complex && h->arch == Arch::avx512 && h->zmm_half_rate ? half_rate_complex_syrk_kernels(n, k, lower, opA) : nullptr;
+  const GemmKernels<T> *half_rate = nullptr;
+  if (h->arch == Arch::avx512 && h->zmm_half_rate)
+    half_rate = Complex ? half_rate_complex_syrk_kernels(n, k, lower, opA) : half_rate_real_syrk_kernels(n, lower, opA);
   p.K = half_rate ? half_rate : Complex ? &complex_syrk_kernels<T>(h->arch, n, opA) : &gemm_kernels<T>(h->arch);
   p.s = s;
   p.m = p.n = n;
