@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 #include <string>
@@ -200,6 +201,50 @@ void block_sweep(uint64_t seed) {
     std::printf("[ worst ratio ] blocks %s %s: %.3f\n", tesseraGetArchString(arch), tt::type_name<T>(), worst);
   }
 }
+
+// On a core that runs 512-bit operations at half rate (Zen 4; forced here
+// with TESSERA_ZMM_HALF_RATE on either kind of core) real blocked GEMMs take
+// the narrow 1-vector × 8-column tile at any k (gemm_driver.cpp,
+// narrow_tile). Same KC, same FMA order: the same bits as the main tile —
+// each op pair, k within and across KC blocks, edge rows and columns, 1 and
+// 2 threads.
+template <typename T>
+void half_rate_tile_bitwise(uint64_t seed) {
+  if (!tesseraArchSupported(TESSERA_ARCH_AVX512)) GTEST_SKIP() << "no AVX-512";
+  const char *old = std::getenv("TESSERA_ZMM_HALF_RATE");
+  const std::string saved = old ? old : "";
+  setenv("TESSERA_ZMM_HALF_RATE", "1", 1);
+  Handle half;
+  setenv("TESSERA_ZMM_HALF_RATE", "0", 1);
+  Handle full;
+  if (old) setenv("TESSERA_ZMM_HALF_RATE", saved.c_str(), 1);
+  else unsetenv("TESSERA_ZMM_HALF_RATE");
+  for (Handle *H : {&half, &full}) ASSERT_EQ(tblasSetArch(H->h, TESSERA_ARCH_AVX512), TESSERA_STATUS_SUCCESS);
+  std::mt19937_64 rng(seed);
+  const tblasOperation_t ops[2] = {TBLAS_OP_N, TBLAS_OP_T};
+  const int64_t shapes[][3] = {{700, 300, 100}, {333, 190, 600}, {1100, 77, 257}, {520, 650, 90}};
+  for (const auto &sh : shapes)
+    for (tblasOperation_t ta : ops)
+      for (tblasOperation_t tb : ops)
+        for (int threads : {1, 2}) {
+          const int64_t m = sh[0], n = sh[1], k = sh[2];
+          const int64_t lda = ta == TBLAS_OP_N ? m : k, ldb = tb == TBLAS_OP_N ? k : n;
+          const V<T> A = tt::random_vector<T>(size_t(lda * (ta == TBLAS_OP_N ? k : m)), rng);
+          const V<T> B = tt::random_vector<T>(size_t(ldb * (tb == TBLAS_OP_N ? n : k)), rng);
+          const V<T> C0 = tt::random_vector<T>(size_t(m * n), rng);
+          const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+          V<T> Ch = C0, Cf = C0;
+          for (Handle *H : {&half, &full}) ASSERT_EQ(tblasSetNumThreads(H->h, threads), TESSERA_STATUS_SUCCESS);
+          ASSERT_EQ(gemm(half.h, ta, tb, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, Ch.data(), m),
+                    TESSERA_STATUS_SUCCESS);
+          ASSERT_EQ(gemm(full.h, ta, tb, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, Cf.data(), m),
+                    TESSERA_STATUS_SUCCESS);
+          ASSERT_EQ(std::memcmp(Ch.data(), Cf.data(), Ch.size() * sizeof(T)), 0)
+              << op_name(ta) << op_name(tb) << " " << m << "x" << n << "x" << k << " threads=" << threads;
+        }
+}
+TEST(Gemm, HalfRateTileBitwiseFloat) { half_rate_tile_bitwise<float>(31); }
+TEST(Gemm, HalfRateTileBitwiseDouble) { half_rate_tile_bitwise<double>(32); }
 
 TEST(Gemm, BlockSweepFloat) { block_sweep<float>(11); }
 TEST(Gemm, BlockSweepDouble) { block_sweep<double>(12); }

@@ -285,10 +285,22 @@ int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmO
 //    the direct path's units split C's columns in steps of 4, and 2
 //    threads cut sgemm 2000×8×32 into two 4-column halves of the narrow
 //    tile, 0.83–0.97× the main tile's rows.
+//  - on a core that runs 512-bit operations at half rate (Zen 4, the
+//    handle's zmm_half_rate) the blocked path takes it at any k from 256
+//    rows and columns: one FMA pipe needs 4 chains, the narrow tile has 8,
+//    and its 8-column B micro-panel and C tile crowd the 32 KiB L1 less.
+//    Zen 4, speed ÷ the main tile's (tables switchable at run time,
+//    alternated in one process, 5 rounds): dgemm 512³ / 1024³ / 2048³
+//    1.02–1.03 (1T; 92.7–93.6 % of peak), 1.03–1.04 (2T); sgemm 1.01–1.02
+//    (1T), 1.03–1.05 (2T: 2048³ 219.9 against 208.6 GF/s, 93 % of peak). A
+//    2 × 8 tile (a trial table) read the same as the narrow one. With few
+//    rows the main tile's taller panels win (builds as peers, 9 rounds:
+//    sgemm / dgemm 64×2000×2000 0.96–0.98, 64×64×20000 0.97–0.99).
 template <typename T>
-bool narrow_tile(Arch arch, int64_t m, int64_t n, int64_t k, bool direct, bool units) {
-  return arch == Arch::avx512 && k > 4 && k <= (direct ? 32 : 64) && m >= 2 * gemm_kernels<T>(arch).mr &&
-         (n > 32 || n % 8 == 0 || n % 8 > 4) && (!units || n >= 16);
+bool narrow_tile(Arch arch, bool half_rate, int64_t m, int64_t n, int64_t k, bool direct, bool units) {
+  const bool any_k = half_rate && !direct && m >= 256 && n >= 256;
+  return arch == Arch::avx512 && k > 4 && (direct ? k <= 32 : any_k || k <= 64) &&
+         m >= 2 * gemm_kernels<T>(arch).mr && (n > 32 || n % 8 == 0 || n % 8 > 4) && (!units || n >= 16);
 }
 
 // A real product on one thread through the direct tiles' panel loop, with
@@ -314,7 +326,7 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
   const GemmKernels<T> &K = kcol     ? *kcol
                             : wide16 ? *K16
-                            : narrow_tile<T>(h->arch, m, n, k, true, false) ? gemm_kernels_narrow<T>(h->arch)
+                            : narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, true, false) ? gemm_kernels_narrow<T>(h->arch)
                                                                          : gemm_kernels<T>(h->arch);
   T *Ap = nullptr;
   if (!a_columns_in_place(A)) {
@@ -388,7 +400,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 
   Level3Plan<T> p;
   p.K = kcol ? kcol : &gemm_kernels<T>(h->arch);
-  if (!Complex && !kcol && !kg && !kgt && narrow_tile<T>(h->arch, m, n, k, direct, true))
+  if (!Complex && !kcol && !kg && !kgt && narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, direct, true))
     p.K = &gemm_kernels_narrow<T>(h->arch);
   p.s = s;
   p.m = m;

@@ -152,7 +152,7 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
   }
 }
 
-// Real SYRK on a half-rate core, n ≤ 96 (op(A) = T with fewer columns goes
+// Real SYRK on a half-rate core (op(A) = T with fewer columns goes
 // through GEMM, syrk_via_gemm): the main 32×12 / 16×12 tile puts up to a
 // 12-column diagonal block and two row vectors on a triangle a few tiles
 // wide. From 32 columns the 1-vector × 8-column table (same KC, same bits)
@@ -169,9 +169,15 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
 // against the best table per case 1.00–1.25 (geomean 1.004), against the
 // main tile 0.94–1.97 (geomean 1.19); Tessera ÷ OpenBLAS 1.24 (min 0.73) →
 // 1.48 (min 1.04).
+//   Past 96 the same table, as GEMM's blocked path takes it there
+// (gemm_driver.cpp, narrow_tile): n = k = 2048, 1 / 2 threads, 1.015–1.035
+// (ssyrk / dsyrk LN / UT), n = 100–384 at k = 257 / 1000 1.03–1.10 — except
+// on the direct path with op(A) read in place (k within one KC block, op N),
+// where the main tile's 12-column panels read 1.04–1.16× the narrow one's
+// speed (ssyrk LN 384–512 × 257, dsyrk LN 256 × 257).
 template <typename T>
-const GemmKernels<T> *half_rate_real_syrk_kernels(int64_t n, bool lower, const GemmOperand<T> &opA) {
-  if (n > 96) return nullptr;
+const GemmKernels<T> *half_rate_real_syrk_kernels(int64_t n, bool lower, const GemmOperand<T> &opA, bool direct) {
+  if (n > 96 && direct && opA.rs == 1) return nullptr;
   if (n >= 32) return &gemm_kernels_narrow<T>(Arch::avx512);
   if (n <= 4) return &gemm_kernels_narrow<T>(Arch::avx2);
   const int64_t last = n % 8;
@@ -417,9 +423,18 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   }
 
   Level3Plan<T> p;
+  // Small SYRKs skip packing (real: A read in place, B = op(A)^T is the same
+  // array; complex: see run_direct_complex), and so do those with k in one
+  // KC block and short columns, as GEMM's (direct_one_kc; Zen 5, against
+  // blocked, 1 | 2 threads: ssyrk LN 256 1.05 | 1.14, 384 1.08 | 1.16, UT
+  // 384 1.05 | 1.04; dsyrk LN 256 1.18 | 1.25, UT 1.08 | 1.10; ssyrk UT
+  // 500×64, 200×300 0.98–1.01; complex: see direct_one_kc).
+  const double macs = double(n) * double(n + 1) / 2 * double(k);
+  const bool direct = macs <= direct_max_macs<T, Complex>() || direct_one_kc<T, Complex>(h, n, n, k, opA);
   const GemmKernels<T> *half_rate = nullptr;
   if (h->arch == Arch::avx512 && h->zmm_half_rate)
-    half_rate = Complex ? half_rate_complex_syrk_kernels(n, k, lower, opA) : half_rate_real_syrk_kernels(n, lower, opA);
+    half_rate = Complex ? half_rate_complex_syrk_kernels(n, k, lower, opA)
+                        : half_rate_real_syrk_kernels(n, lower, opA, direct);
   p.K = half_rate ? half_rate : Complex ? &complex_syrk_kernels<T>(h->arch, n, opA) : &gemm_kernels<T>(h->arch);
   p.s = s;
   p.m = p.n = n;
@@ -442,14 +457,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   p.beta[1] = Complex && !herk ? beta[1] : T(0);
   p.C = C;
   p.ldc = ldc;
-  // Small SYRKs skip packing (real: A read in place, B = op(A)^T is the same
-  // array; complex: see run_direct_complex), and so do those with k in one
-  // KC block and short columns, as GEMM's (direct_one_kc; Zen 5, against
-  // blocked, 1 | 2 threads: ssyrk LN 256 1.05 | 1.14, 384 1.08 | 1.16, UT
-  // 384 1.05 | 1.04; dsyrk LN 256 1.18 | 1.25, UT 1.08 | 1.10; ssyrk UT
-  // 500×64, 200×300 0.98–1.01; complex: see direct_one_kc).
-  const double macs = double(n) * double(n + 1) / 2 * double(k);
-  p.direct = macs <= direct_max_macs<T, Complex>() || direct_one_kc<T, Complex>(h, n, n, k, opA);
+  p.direct = direct;
   p.tri = lower ? Triangle::lower : Triangle::upper;
   p.herk = herk;
   p.c_cached = double(n) * double(n + 1) / 2 * s * sizeof(T) <= kCCachedBytes;
