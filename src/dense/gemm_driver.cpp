@@ -324,10 +324,11 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   // tile, so results do not change.
   const GemmKernels<T> *K16 = gemm_kernels_narrow_c8<T>(h->arch);
   const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
+  const bool narrow = narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, true, false);
   const GemmKernels<T> &K = kcol     ? *kcol
                             : wide16 ? *K16
-                            : narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, true, false) ? gemm_kernels_narrow<T>(h->arch)
-                                                                         : gemm_kernels<T>(h->arch);
+                            : narrow ? gemm_kernels_narrow<T>(h->arch)
+                                     : gemm_kernels<T>(h->arch);
   T *Ap = nullptr;
   if (!a_columns_in_place(A)) {
     if (!h->workspace.reserve(1, size_t(ceil_div(m, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))

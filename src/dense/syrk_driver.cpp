@@ -100,10 +100,9 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 }
 
 // On a core that runs 512-bit operations at half rate (Zen 4), csyrk (and
-// cherk) up to
-// n = 80 takes the AVX2 tables' 256-bit tiles (8×3 and 4×4 complex, twice
-// the FMAs per cycle of a 512-bit one) wherever a 512-bit tile would be
-// partly empty. Same KC (384) and FMA order, so the same bits (every table
+// cherk) up to n = 80 takes the AVX2 tables' 256-bit tiles (8×3 and 4×4
+// complex, twice the FMAs per cycle of a 512-bit one) wherever a 512-bit
+// tile would be partly empty. Same KC (384) and FMA order, so the same bits (every table
 // against every other, n = 2..90, k up to 485; the test suite checks this
 // rule against the one below). Zen 4, 1 thread, the five tables switchable
 // at run time and alternated in one process with OpenBLAS (ZEN kernels),
@@ -156,9 +155,8 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
 // through GEMM, syrk_via_gemm): the main 32×12 / 16×12 tile puts up to a
 // 12-column diagonal block and two row vectors on a triangle a few tiles
 // wide. From 32 columns the 1-vector × 8-column table (same KC, same bits)
-// is 1.07–1.20× faster (geomean over k = 33 / 257 / 1000, L/U, N/T; to n =
-// 384 at k = 257 / 1000 still 1.03–1.10 except ssyrk LN, 0.90–1.03, so the
-// main tile stays past 96); below, the AVX2 tables' 256-bit tiles where a
+// is 1.07–1.20× faster (geomean over k = 33 / 257 / 1000, L/U, N/T; past
+// 96 see below); below 32, the AVX2 tables' 256-bit tiles where a
 // 512-bit one would be partly empty — 8×8 (f32) where the last panel of 8
 // is full or 6–7 wide (past 8), 8×6 / 16×6 otherwise, 4×8 / 8×8 at n ≤ 4;
 // f64 the 512-bit 8×8 for n ≥ 8 with n % 8 in {0, 6, 7}; f32 lower with
