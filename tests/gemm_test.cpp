@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <set>
 #include <string>
@@ -211,15 +210,7 @@ void block_sweep(uint64_t seed) {
 template <typename T>
 void half_rate_tile_bitwise(uint64_t seed) {
   if (!tesseraArchSupported(TESSERA_ARCH_AVX512)) GTEST_SKIP() << "no AVX-512";
-  const char *old = std::getenv("TESSERA_ZMM_HALF_RATE");
-  const std::string saved = old ? old : "";
-  setenv("TESSERA_ZMM_HALF_RATE", "1", 1);
-  Handle half;
-  setenv("TESSERA_ZMM_HALF_RATE", "0", 1);
-  Handle full;
-  if (old) setenv("TESSERA_ZMM_HALF_RATE", saved.c_str(), 1);
-  else unsetenv("TESSERA_ZMM_HALF_RATE");
-  for (Handle *H : {&half, &full}) ASSERT_EQ(tblasSetArch(H->h, TESSERA_ARCH_AVX512), TESSERA_STATUS_SUCCESS);
+  tt::HalfRatePair H;
   std::mt19937_64 rng(seed);
   const tblasOperation_t ops[2] = {TBLAS_OP_N, TBLAS_OP_T};
   const int64_t shapes[][3] = {{700, 300, 100}, {333, 190, 600}, {1100, 77, 257}, {520, 650, 90}};
@@ -234,10 +225,10 @@ void half_rate_tile_bitwise(uint64_t seed) {
           const V<T> C0 = tt::random_vector<T>(size_t(m * n), rng);
           const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
           V<T> Ch = C0, Cf = C0;
-          for (Handle *H : {&half, &full}) ASSERT_EQ(tblasSetNumThreads(H->h, threads), TESSERA_STATUS_SUCCESS);
-          ASSERT_EQ(gemm(half.h, ta, tb, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, Ch.data(), m),
+          H.set_threads(threads);
+          ASSERT_EQ(gemm(H.half, ta, tb, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, Ch.data(), m),
                     TESSERA_STATUS_SUCCESS);
-          ASSERT_EQ(gemm(full.h, ta, tb, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, Cf.data(), m),
+          ASSERT_EQ(gemm(H.full, ta, tb, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, Cf.data(), m),
                     TESSERA_STATUS_SUCCESS);
           ASSERT_EQ(std::memcmp(Ch.data(), Cf.data(), Ch.size() * sizeof(T)), 0)
               << op_name(ta) << op_name(tb) << " " << m << "x" << n << "x" << k << " threads=" << threads;

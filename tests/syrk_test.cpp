@@ -3,9 +3,7 @@
 // path and thread count; edge semantics; HERK's real diagonal; validation.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <cstring>
-#include <string>
 
 #include "tessera/blas.h"
 #include "test_util.h"
@@ -498,15 +496,7 @@ TEST(Syrk, RealViaGemmDouble) { real_via_gemm<double>(152); }
 template <typename T>
 void half_rate_tiles_bitwise(uint64_t seed) {
   if (!tesseraArchSupported(TESSERA_ARCH_AVX512)) GTEST_SKIP() << "no AVX-512";
-  const char *old = std::getenv("TESSERA_ZMM_HALF_RATE");
-  const std::string saved = old ? old : "";
-  setenv("TESSERA_ZMM_HALF_RATE", "1", 1);
-  Handle half;
-  setenv("TESSERA_ZMM_HALF_RATE", "0", 1);
-  Handle full;
-  if (old) setenv("TESSERA_ZMM_HALF_RATE", saved.c_str(), 1);
-  else unsetenv("TESSERA_ZMM_HALF_RATE");
-  for (Handle *H : {&half, &full}) ASSERT_EQ(tblasSetArch(H->h, TESSERA_ARCH_AVX512), TESSERA_STATUS_SUCCESS);
+  tt::HalfRatePair H;
   std::mt19937_64 rng(seed);
   for (int64_t n : {2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 20, 24, 28, 33, 40, 41, 48, 64, 80, 81, 96, 97})
     for (int64_t k : {1, 7, 37, 400})
@@ -520,9 +510,9 @@ void half_rate_tiles_bitwise(uint64_t seed) {
             const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
             const auto u = lower ? TBLAS_FILL_MODE_LOWER : TBLAS_FILL_MODE_UPPER;
             V<T> Ch = C0, Cf = C0;
-            for (Handle *H : {&half, &full}) ASSERT_EQ(tblasSetNumThreads(H->h, threads), TESSERA_STATUS_SUCCESS);
-            ASSERT_EQ(syrk(half.h, u, t, n, k, &alpha, A.data(), lda, &beta, Ch.data(), n), TESSERA_STATUS_SUCCESS);
-            ASSERT_EQ(syrk(full.h, u, t, n, k, &alpha, A.data(), lda, &beta, Cf.data(), n), TESSERA_STATUS_SUCCESS);
+            H.set_threads(threads);
+            ASSERT_EQ(syrk(H.half, u, t, n, k, &alpha, A.data(), lda, &beta, Ch.data(), n), TESSERA_STATUS_SUCCESS);
+            ASSERT_EQ(syrk(H.full, u, t, n, k, &alpha, A.data(), lda, &beta, Cf.data(), n), TESSERA_STATUS_SUCCESS);
             ASSERT_EQ(std::memcmp(Ch.data(), Cf.data(), Ch.size() * sizeof(T)), 0)
                 << "n=" << n << " k=" << k << " layout=" << layout << (lower ? " L" : " U") << " threads=" << threads;
           }

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <random>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -223,6 +225,36 @@ struct Handle {
   ~Handle() { tblasDestroy(h); }
   Handle(const Handle &) = delete;
   Handle &operator=(const Handle &) = delete;
+};
+
+// Two handles on the AVX-512 path (the caller checks it is supported), one
+// created with TESSERA_ZMM_HALF_RATE=1 and one with 0 (the variable restored
+// after): a half-rate core's tile rules against the others', on any AVX-512
+// machine.
+struct HalfRatePair {
+  tblasHandle_t half = nullptr, full = nullptr;
+  HalfRatePair() {
+    const char *old = std::getenv("TESSERA_ZMM_HALF_RATE");
+    const std::string saved = old ? old : "";
+    setenv("TESSERA_ZMM_HALF_RATE", "1", 1);
+    tblasCreate(&half);
+    setenv("TESSERA_ZMM_HALF_RATE", "0", 1);
+    tblasCreate(&full);
+    if (old) setenv("TESSERA_ZMM_HALF_RATE", saved.c_str(), 1);
+    else unsetenv("TESSERA_ZMM_HALF_RATE");
+    tblasSetArch(half, TESSERA_ARCH_AVX512);
+    tblasSetArch(full, TESSERA_ARCH_AVX512);
+  }
+  void set_threads(int threads) {
+    tblasSetNumThreads(half, threads);
+    tblasSetNumThreads(full, threads);
+  }
+  ~HalfRatePair() {
+    tblasDestroy(half);
+    tblasDestroy(full);
+  }
+  HalfRatePair(const HalfRatePair &) = delete;
+  HalfRatePair &operator=(const HalfRatePair &) = delete;
 };
 
 }  // namespace tt
