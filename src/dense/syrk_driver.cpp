@@ -117,11 +117,13 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 // short columns) at 13–16; the 16×6 tile for in-place lower n = 5–6 (the
 // 8×3 read 0.87 of it there at k = 2048; upper gains 1.05). n =
 // 41–80 (LN and UT, k = 33–1000): 8×3 or 8×8 1.05–1.23 against OpenBLAS,
-// the 16×6 tile 0.99–1.15. Beyond 80, and past 8 columns with k < 12 —
-// where each tile's C update outweighs its few FMAs and the larger 512-bit
-// tiles, fewer of them, win (n = 10–28, k = 5 / 8: this rule 0.84–1.18 /
-// 0.89–1.22 of the one below, geomean 0.96 / 1.01; k = 12 / 16 / 24:
-// geomean 1.09 / 1.09 / 1.13, min 0.96–0.98) — the rule below.
+// the 16×6 tile 0.99–1.15. Past 8 columns with k < 12, where each tile's C
+// update outweighs its few FMAs and the 512-bit tiles, fewer of them, win
+// (n = 10–28, k = 5 / 8: the 256-bit rule 0.84–1.18 / 0.89–1.22 of the one
+// below, geomean 0.96 / 1.01; k = 12 / 16 / 24: 1.09 / 1.09 / 1.13, min
+// 0.96–0.98): with op(A) in place the 8×4 tile (against the rule below,
+// LN k = 5 / 8 geomean 1.16 / 1.16, 1.00–1.32; UN 1.03 / 1.04, 0.96–1.13),
+// packed and beyond 80 the rule below.
 //   zsyrk / zherk (complex f64; the AVX2 tables run the AVX-512 ones' KC
 // of 192 complex k-steps for this): the AVX2 4×3 tile, the 2×4 one at
 // n = 2, the 512-bit 4×4 at n = 4 and for in-place op(A) at n ≤ 28 a
@@ -137,7 +139,8 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
   const GemmKernels<T> &avx2_main = gemm_kernels<T>(Arch::avx2), &avx2_narrow = gemm_kernels_narrow<T>(Arch::avx2);
   const bool in_place = short_columns(opA, 2);
   if constexpr (std::is_same_v<T, float>) {
-    if (n > 80 || (n > 8 && k < 12)) return nullptr;
+    if (n > 80) return nullptr;
+    if (n > 8 && k < 12) return in_place ? &gemm_kernels_narrow<T>(Arch::avx512) : nullptr;
     const GemmKernels<T> &tile8x3 = avx2_main, &tile4x4 = avx2_narrow;
     if (n <= 4) return n == 3 ? &tile8x3 : &tile4x4;
     if (in_place && lower && n <= 6) return &gemm_kernels<T>(Arch::avx512);
@@ -349,6 +352,9 @@ std::vector<int64_t> choose_strips(const Level3Plan<T> &p, bool lower, int threa
 // are read in place by SYRK's tiles: 0.41–1.14). Against OpenBLAS-ZEN,
 // ssyrk UT 4×1000 0.78 → 6.5×, dsyrk UT 12×512 0.93 → 1.83×.
 constexpr int64_t kSyrkViaGemmMaxN = 12;
+
+// Complex elements of op(A) a small op-T csyrk copies to read as op N (below).
+constexpr int64_t kSmallTransposeElems = 512;
 template <typename T>
 bool syrk_via_gemm(int64_t n, int64_t k, const GemmOperand<T> &opA) {
   if (opA.rs == 1 || n > kSyrkViaGemmMaxN) return false;
@@ -418,6 +424,26 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
     gemm_kernels<T>(one_arch).syrk_one_c(k, opA.p, opA.cs, opA.conj, b_conj, alpha, herk, beta, herk, C);
     if (herk) C[1] = T(0);
     return TESSERA_STATUS_SUCCESS;
+  }
+
+  if constexpr (Complex) {
+    if (!herk && opA.rs != 1 && !opA.conj && n * k <= kSmallTransposeElems && k <= 32) {
+      // csyrk / zsyrk op T with few columns and few k-steps: op(A) copied
+      // into an n × k column-major block (a plain move of each element) and
+      // the same call made on it as op N, read in place — where op T packs
+      // op(A) transposed for the tiles and again for TEMP. The same values
+      // and FMAs, so the same results. Zen 4, 1 thread, best table either
+      // way (sweeps of this session): LT ÷ LN time at k = 5 1.18–1.35, k = 8
+      // 1.18–1.31, 12 1.09–1.22, 16–24 1.02–1.17 (n = 2–28).
+      T At[2 * kSmallTransposeElems];
+      for (int64_t l = 0; l < k; ++l)
+        for (int64_t i = 0; i < n; ++i) {
+          const T *e = opA.p + 2 * (i * opA.rs + l * opA.cs);
+          At[2 * (i + l * n)] = e[0];
+          At[2 * (i + l * n) + 1] = e[1];
+        }
+      return syrk_execute<T, Complex>(h, lower, herk, n, k, alpha, GemmOperand<T>{At, 1, n, false}, beta, C, ldc);
+    }
   }
 
   Level3Plan<T> p;
