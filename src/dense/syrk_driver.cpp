@@ -427,14 +427,16 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   }
 
   if constexpr (Complex) {
-    if (!herk && opA.rs != 1 && !opA.conj && n * k <= kSmallTransposeElems && k <= 32) {
+    if (!herk && opA.rs != 1 && !opA.conj && n * k <= kSmallTransposeElems && k <= 12) {
       // csyrk / zsyrk op T with few columns and few k-steps: op(A) copied
       // into an n × k column-major block (a plain move of each element) and
       // the same call made on it as op N, read in place — where op T packs
       // op(A) transposed for the tiles and again for TEMP. The same values
       // and FMAs, so the same results. Zen 4, 1 thread, best table either
-      // way (sweeps of this session): LT ÷ LN time at k = 5 1.18–1.35, k = 8
-      // 1.18–1.31, 12 1.09–1.22, 16–24 1.02–1.17 (n = 2–28).
+      // way: LT ÷ LN time at k = 5 1.18–1.35, k = 8 1.18–1.31, 12 1.09–1.22,
+      // 16–24 1.02–1.17 (n = 2–28). The builds with and without the copy as
+      // CBLAS peers (15 rounds, L/U): k = 5–12 at n = 8–31 1.00–1.18, n = 13
+      // × 5 0.99–1.01; at k = 16 / 32 0.96–1.06 / 0.94–0.96, so k ≤ 12.
       T At[2 * kSmallTransposeElems];
       for (int64_t l = 0; l < k; ++l)
         for (int64_t i = 0; i < n; ++i) {
