@@ -56,7 +56,7 @@ Arch default_arch() {
   return arch;
 }
 
-bool cpu_zmm_half_rate() {
+static bool cpu_zmm_half_rate() {
   unsigned a, b, c, d;
   if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
   // Vendor string in EBX, EDX, ECX: "Auth" "enti" "cAMD".

@@ -22,7 +22,6 @@ Arch default_arch();
 // (Zen 3 and Zen 4; only Zen 4 has AVX-512), with AVX-512F. Zen 5 (family
 // 0x1A) has full-width units. The environment variable
 // TESSERA_ZMM_HALF_RATE=0|1 overrides it for handles created afterwards.
-bool cpu_zmm_half_rate();
 bool default_zmm_half_rate();
 // Cores this process may run on (sched_getaffinity), at least 1.
 int available_cores();

@@ -14,7 +14,7 @@ struct tblasContext {
   // GEMM cache-block overrides in real elements (0 = the ISA table's value);
   // from TESSERA_GEMM_KC / _MC / _NC, for tuning on a new machine.
   int64_t gemm_kc = 0, gemm_mc = 0, gemm_nc = 0;
-  // 512-bit operations at half the 256-bit rate (cpu_zmm_half_rate; Zen 4):
+  // 512-bit operations at half the 256-bit rate (default_zmm_half_rate; Zen 4):
   // SYRK's small-n tiles and GEMM's narrow-tile rule choose by it.
   bool zmm_half_rate = false;
   tessera::Workspace workspace;

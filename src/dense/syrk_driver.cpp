@@ -136,16 +136,17 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 // 1.09), ÷ OpenBLAS 0.97 → 1.06.
 template <typename T>
 const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool lower, const GemmOperand<T> &opA) {
+  // The AVX2 tables' complex tiles: f32 8×3 (main) and 4×4 (narrow), f64
+  // 4×3 and 2×4.
   const GemmKernels<T> &avx2_main = gemm_kernels<T>(Arch::avx2), &avx2_narrow = gemm_kernels_narrow<T>(Arch::avx2);
   const bool in_place = short_columns(opA, 2);
   if constexpr (std::is_same_v<T, float>) {
     if (n > 80) return nullptr;
     if (n > 8 && k < 12) return in_place ? &gemm_kernels_narrow<T>(Arch::avx512) : nullptr;
-    const GemmKernels<T> &tile8x3 = avx2_main, &tile4x4 = avx2_narrow;
-    if (n <= 4) return n == 3 ? &tile8x3 : &tile4x4;
+    if (n <= 4) return n == 3 ? &avx2_main : &avx2_narrow;
     if (in_place && lower && n <= 6) return &gemm_kernels<T>(Arch::avx512);
     if ((n % 8 == 0 && n >= 24) || (in_place && n >= 13 && n <= 16)) return gemm_kernels_narrow_c8<T>(Arch::avx512);
-    return n <= 40 && n % 4 != 1 && n % 4 != 2 ? &tile4x4 : &tile8x3;
+    return n <= 40 && n % 4 != 1 && n % 4 != 2 ? &avx2_narrow : &avx2_main;
   } else {
     if (n > 80 || (in_place && n > 8 && k < 8)) return nullptr;
     if (n == 2) return &avx2_narrow;
@@ -178,17 +179,31 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
 // speed (ssyrk LN 384–512 × 257, dsyrk LN 256 × 257).
 template <typename T>
 const GemmKernels<T> *half_rate_real_syrk_kernels(int64_t n, bool lower, const GemmOperand<T> &opA, bool direct) {
-  if (n > 96 && direct && opA.rs == 1) return nullptr;
+  const bool in_place = a_columns_in_place(opA);  // op N (real: never conjugated)
+  if (n > 96 && direct && in_place) return nullptr;
   if (n >= 32) return &gemm_kernels_narrow<T>(Arch::avx512);
   if (n <= 4) return &gemm_kernels_narrow<T>(Arch::avx2);
   const int64_t last = n % 8;
   if constexpr (sizeof(T) == 8) {
     if (n >= 8 && (last == 0 || last >= 6)) return &gemm_kernels_narrow<T>(Arch::avx512);
   } else {
-    if (lower && opA.rs == 1 && n >= 9 && n <= 12) return &gemm_kernels<T>(Arch::avx512);
+    if (lower && in_place && n >= 9 && n <= 12) return &gemm_kernels<T>(Arch::avx512);
     if (last == 0 || (last >= 6 && n > 8)) return &gemm_kernels_narrow<T>(Arch::avx2);
   }
   return &gemm_kernels<T>(Arch::avx2);
+}
+
+// The tile table of a SYRK: the half-rate rules above where they decide,
+// otherwise the small-n complex rule or the main table.
+template <typename T, bool Complex>
+const GemmKernels<T> &syrk_kernels(const tblasContext *h, int64_t n, int64_t k, bool lower, const GemmOperand<T> &opA,
+                                   bool direct) {
+  if (h->arch == Arch::avx512 && h->zmm_half_rate) {
+    const GemmKernels<T> *t = Complex ? half_rate_complex_syrk_kernels(n, k, lower, opA)
+                                      : half_rate_real_syrk_kernels(n, lower, opA, direct);
+    if (t) return *t;
+  }
+  return Complex ? complex_syrk_kernels<T>(h->arch, n, opA) : gemm_kernels<T>(h->arch);
 }
 
 // Rows [m0, m1) meeting the triangle in columns [n0, n1), from a tile
@@ -357,7 +372,7 @@ constexpr int64_t kSyrkViaGemmMaxN = 12;
 constexpr int64_t kSmallTransposeElems = 512;
 template <typename T>
 bool syrk_via_gemm(int64_t n, int64_t k, const GemmOperand<T> &opA) {
-  if (opA.rs == 1 || n > kSyrkViaGemmMaxN) return false;
+  if (!rows_contiguous(opA) || n > kSyrkViaGemmMaxN) return false;
   return n <= 4 || k >= 128 || (sizeof(T) == 4 && n <= 8 && k >= 16);
 }
 
@@ -427,7 +442,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   }
 
   if constexpr (Complex) {
-    if (!herk && opA.rs != 1 && !opA.conj && n * k <= kSmallTransposeElems && k <= 12) {
+    if (!herk && rows_contiguous(opA) && !opA.conj && n * k <= kSmallTransposeElems && k <= 12) {
       // csyrk / zsyrk op T with few columns and few k-steps: op(A) copied
       // into an n × k column-major block (a plain move of each element) and
       // the same call made on it as op N, read in place — where op T packs
@@ -457,11 +472,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   // 500×64, 200×300 0.98–1.01; complex: see direct_one_kc).
   const double macs = double(n) * double(n + 1) / 2 * double(k);
   const bool direct = macs <= direct_max_macs<T, Complex>() || direct_one_kc<T, Complex>(h, n, n, k, opA);
-  const GemmKernels<T> *half_rate = nullptr;
-  if (h->arch == Arch::avx512 && h->zmm_half_rate)
-    half_rate = Complex ? half_rate_complex_syrk_kernels(n, k, lower, opA)
-                        : half_rate_real_syrk_kernels(n, lower, opA, direct);
-  p.K = half_rate ? half_rate : Complex ? &complex_syrk_kernels<T>(h->arch, n, opA) : &gemm_kernels<T>(h->arch);
+  p.K = &syrk_kernels<T, Complex>(h, n, k, lower, opA, direct);
   p.s = s;
   p.m = p.n = n;
   p.k = k;
