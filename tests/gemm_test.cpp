@@ -204,16 +204,18 @@ void block_sweep(uint64_t seed) {
 // On a core that runs 512-bit operations at half rate (Zen 4; forced here
 // with TESSERA_ZMM_HALF_RATE on either kind of core) real blocked GEMMs take
 // the narrow 1-vector × 8-column tile at any k (gemm_driver.cpp,
-// narrow_tile). Same KC, same FMA order: the same bits as the main tile —
-// each op pair, k within and across KC blocks, edge rows and columns, 1 and
-// 2 threads.
+// narrow_tile), complex ones the AVX2 table's main tile at k = 16–96
+// (macro_kernel.h, half_rate_complex_mid_k). Same KC, same FMA order: the
+// same bits as the main tile — each op pair, k within and across KC blocks
+// and at the window's ends, edge rows and columns, 1 and 2 threads.
 template <typename T>
 void half_rate_tile_bitwise(uint64_t seed) {
   if (!tesseraArchSupported(TESSERA_ARCH_AVX512)) GTEST_SKIP() << "no AVX-512";
   tt::HalfRatePair H;
   std::mt19937_64 rng(seed);
   const tblasOperation_t ops[2] = {TBLAS_OP_N, TBLAS_OP_T};
-  const int64_t shapes[][3] = {{700, 300, 100}, {333, 190, 600}, {1100, 77, 257}, {520, 650, 90}};
+  const int64_t shapes[][3] = {{700, 300, 100}, {333, 190, 600}, {1100, 77, 257},
+                               {520, 650, 90},  {301, 299, 16},  {450, 200, 96}};
   for (const auto &sh : shapes)
     for (tblasOperation_t ta : ops)
       for (tblasOperation_t tb : ops)
@@ -236,6 +238,8 @@ void half_rate_tile_bitwise(uint64_t seed) {
 }
 TEST(Gemm, HalfRateTileBitwiseFloat) { half_rate_tile_bitwise<float>(31); }
 TEST(Gemm, HalfRateTileBitwiseDouble) { half_rate_tile_bitwise<double>(32); }
+TEST(Gemm, HalfRateTileBitwiseComplexFloat) { half_rate_tile_bitwise<std::complex<float>>(33); }
+TEST(Gemm, HalfRateTileBitwiseComplexDouble) { half_rate_tile_bitwise<std::complex<double>>(34); }
 
 TEST(Gemm, BlockSweepFloat) { block_sweep<float>(11); }
 TEST(Gemm, BlockSweepDouble) { block_sweep<double>(12); }

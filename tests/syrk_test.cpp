@@ -498,8 +498,13 @@ void half_rate_tiles_bitwise(uint64_t seed) {
   if (!tesseraArchSupported(TESSERA_ARCH_AVX512)) GTEST_SKIP() << "no AVX-512";
   tt::HalfRatePair H;
   std::mt19937_64 rng(seed);
-  for (int64_t n : {2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 20, 24, 28, 33, 40, 41, 48, 64, 80, 81, 96, 97})
-    for (int64_t k : {1, 7, 37, 400})
+  // n = 300 at k = 16 / 96: the complex blocked path's AVX2 tile
+  // (macro_kernel.h, half_rate_complex_mid_k), k = 12 / 100 just outside it.
+  const auto ks = [](int64_t n) {
+    return n == 300 ? std::vector<int64_t>{12, 16, 96, 100} : std::vector<int64_t>{1, 7, 37, 400};
+  };
+  for (int64_t n : {2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 20, 24, 28, 33, 40, 41, 48, 64, 80, 81, 96, 97, 300})
+    for (int64_t k : ks(n))
       for (int layout = 0; layout < 3; ++layout)  // N in place, N with long columns, T
         for (bool lower : {true, false})
           for (int threads : {1, 2}) {

@@ -401,6 +401,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 
   Level3Plan<T> p;
   p.K = kcol ? kcol : &gemm_kernels<T>(h->arch);
+  if (Complex && half_rate_complex_mid_k<T>(h, k, direct)) p.K = &gemm_kernels<T>(Arch::avx2);
   if (!Complex && !kcol && !kg && !kgt && narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, direct, true))
     p.K = &gemm_kernels_narrow<T>(h->arch);
   p.s = s;
