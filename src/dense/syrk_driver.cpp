@@ -123,7 +123,10 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 // below, geomean 0.96 / 1.01; k = 12 / 16 / 24: 1.09 / 1.09 / 1.13, min
 // 0.96–0.98): with op(A) in place the 8×4 tile (against the rule below,
 // LN k = 5 / 8 geomean 1.16 / 1.16, 1.00–1.32; UN 1.03 / 1.04, 0.96–1.13),
-// packed and beyond 80 the rule below.
+// or the 8×8 where its last 8-column panel is 5–8 wide (against the 8×4,
+// LT — copied to in place, below — LN and UN, n 9–80 × k 5 / 8 / 11, 11–15
+// rounds: last panel 5–8 wide 1.02–1.15, 1–4 wide 0.87–1.02, so those keep
+// the 8×4), packed and beyond 80 the rule below.
 //   zsyrk / zherk (complex f64; the AVX2 tables run the AVX-512 ones' KC
 // of 192 complex k-steps for this): the AVX2 4×3 tile, the 2×4 one at
 // n = 2, the 512-bit 4×4 at n = 4 and for in-place op(A) at n ≤ 28 a
@@ -142,7 +145,11 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
   const bool in_place = short_columns(opA, 2);
   if constexpr (std::is_same_v<T, float>) {
     if (n > 80) return nullptr;
-    if (n > 8 && k < 12) return in_place ? &gemm_kernels_narrow<T>(Arch::avx512) : nullptr;
+    if (n > 8 && k < 12) {
+      if (!in_place) return nullptr;
+      const int64_t last = n % 8 == 0 ? 8 : n % 8;  // columns in the last 8-wide panel
+      return last >= 5 ? gemm_kernels_narrow_c8<T>(Arch::avx512) : &gemm_kernels_narrow<T>(Arch::avx512);
+    }
     if (n <= 4) return n == 3 ? &avx2_main : &avx2_narrow;
     if (in_place && lower && n <= 6) return &gemm_kernels<T>(Arch::avx512);
     if ((n % 8 == 0 && n >= 24) || (in_place && n >= 13 && n <= 16)) return gemm_kernels_narrow_c8<T>(Arch::avx512);
@@ -445,6 +452,8 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
     return TESSERA_STATUS_SUCCESS;
   }
 
+  // (Function scope: the call continues on the copy.)
+  [[maybe_unused]] T At[Complex ? 2 * kSmallTransposeElems : 1];
   if constexpr (Complex) {
     if (!herk && rows_contiguous(opA) && !opA.conj && n * k <= kSmallTransposeElems && k <= 12) {
       // csyrk / zsyrk op T with few columns and few k-steps: op(A) copied
@@ -456,14 +465,20 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
       // 16–24 1.02–1.17 (n = 2–28). The builds with and without the copy as
       // CBLAS peers (15 rounds, L/U): k = 5–12 at n = 8–31 1.00–1.18, n = 13
       // × 5 0.99–1.01; at k = 16 / 32 0.96–1.06 / 0.94–0.96, so k ≤ 12.
-      T At[2 * kSmallTransposeElems];
+      // The call goes on with the copy as its operand (op N, in place), not
+      // through a second syrk_execute (the checks above again, the operand
+      // passed on the stack and re-read in wider pieces than were stored):
+      // builds as CBLAS peers, 15 rounds, LT 8×5 / 16×12 / 31×9 / 13×5
+      // 1.09 / 1.04 / 1.02 / 1.01× the speed.
       for (int64_t l = 0; l < k; ++l)
         for (int64_t i = 0; i < n; ++i) {
           const T *e = opA.p + 2 * (i * opA.rs + l * opA.cs);
           At[2 * (i + l * n)] = e[0];
           At[2 * (i + l * n) + 1] = e[1];
         }
-      return syrk_execute<T, Complex>(h, lower, herk, n, k, alpha, GemmOperand<T>{At, 1, n, false}, beta, C, ldc);
+      opA.p = At;
+      opA.rs = 1;
+      opA.cs = n;
     }
   }
 
