@@ -204,8 +204,9 @@ void block_sweep(uint64_t seed) {
 // On a core that runs 512-bit operations at half rate (Zen 4; forced here
 // with TESSERA_ZMM_HALF_RATE on either kind of core) real blocked GEMMs take
 // the narrow 1-vector × 8-column tile at any k (gemm_driver.cpp,
-// narrow_tile), complex ones the AVX2 table's main tile at k = 16–96
-// (macro_kernel.h, half_rate_complex_mid_k). Same KC, same FMA order: the
+// narrow_tile), and at k = 16–96 the AVX2 table's main tile — complex ones,
+// and real ones with C's columns a multiple of 4 KiB apart (macro_kernel.h,
+// half_rate_mid_k). Same KC, same FMA order: the
 // same bits as the main tile — each op pair, k within and across KC blocks
 // and at the window's ends, edge rows and columns, 1 and 2 threads.
 template <typename T>
@@ -214,8 +215,9 @@ void half_rate_tile_bitwise(uint64_t seed) {
   tt::HalfRatePair H;
   std::mt19937_64 rng(seed);
   const tblasOperation_t ops[2] = {TBLAS_OP_N, TBLAS_OP_T};
-  const int64_t shapes[][3] = {{700, 300, 100}, {333, 190, 600}, {1100, 77, 257},
-                               {520, 650, 90},  {301, 299, 16},  {450, 200, 96}};
+  // 1024 rows: C's columns 4 / 8 KiB apart (real: the AVX2 tile at k <= 96).
+  const int64_t shapes[][3] = {{700, 300, 100}, {333, 190, 600}, {1100, 77, 257}, {520, 650, 90},
+                               {301, 299, 16},  {450, 200, 96},  {1024, 300, 64}};
   for (const auto &sh : shapes)
     for (tblasOperation_t ta : ops)
       for (tblasOperation_t tb : ops)

@@ -499,7 +499,7 @@ void half_rate_tiles_bitwise(uint64_t seed) {
   tt::HalfRatePair H;
   std::mt19937_64 rng(seed);
   // n = 300 at k = 16 / 96: the complex blocked path's AVX2 tile
-  // (macro_kernel.h, half_rate_complex_mid_k), k = 12 / 100 just outside it.
+  // (macro_kernel.h, half_rate_mid_k), k = 12 / 100 just outside it.
   const auto ks = [](int64_t n) {
     return n == 300 ? std::vector<int64_t>{12, 16, 96, 100} : std::vector<int64_t>{1, 7, 37, 400};
   };

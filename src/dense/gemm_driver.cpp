@@ -401,9 +401,14 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 
   Level3Plan<T> p;
   p.K = kcol ? kcol : &gemm_kernels<T>(h->arch);
-  if (Complex && half_rate_complex_mid_k<T>(h, k, direct)) p.K = &gemm_kernels<T>(Arch::avx2);
+  if (Complex && half_rate_mid_k<T>(h, k, direct)) p.K = &gemm_kernels<T>(Arch::avx2);
   if (!Complex && !kcol && !kg && !kgt && narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, direct, true))
     p.K = &gemm_kernels_narrow<T>(h->arch);
+  // The narrow tile's 8 columns of C a multiple of 4 KiB apart share one L1
+  // set: 6 columns (the AVX2 main tile) there (macro_kernel.h, half_rate_mid_k).
+  if (!Complex && p.K == &gemm_kernels_narrow<T>(h->arch) && ldc * int64_t(sizeof(T)) % 4096 == 0 &&
+      half_rate_mid_k<T>(h, k, direct))
+    p.K = &gemm_kernels<T>(Arch::avx2);
   p.s = s;
   p.m = m;
   p.n = n;

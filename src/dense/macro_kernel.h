@@ -261,29 +261,40 @@ bool direct_one_kc(const tblasContext *h, int64_t m, int64_t n, int64_t k, const
   return k <= block_kc(h, gemm_kernels<T>(h->arch), Complex);
 }
 
-// Complex blocked GEMMs and SYRKs on a core that runs 512-bit operations at
-// half rate (Zen 4) with 16 <= k <= 96 (one KC block) run on the AVX2
-// table's 256-bit main tile (f32 8×3, f64 4×3 complex) instead of the
-// 512-bit 16×6 / 8×6: same KC (384 / 192 complex k-steps), same FMAs per
-// element, so the same bits. Zen 4, 1 thread, the two tables switchable at
-// run time and alternated in one process with OpenBLAS (ZEN kernels),
-// median of 5 rounds, speed ÷ the 512-bit tile's over csyrk / zsyrk LT and
-// UN and cgemm / zgemm (m = n, op(A) = N, op(B) = T), n = 128–2000:
-// k = 16–96 1.00–1.09 (most 1.02–1.06; zsyrk LT 1000×96 0.99), 2 threads
-// 1.00–1.06 — except zsyrk upper (UN / UT 500 × 32–64: 0.97–0.98), which
-// keeps the 512-bit tile on more than one thread (syrk_driver.cpp).
-// Outside the window the 512-bit tile wins or ties: k = 8 0.82–1.03 (n =
-// 2000: 0.82–0.95, C from memory), k = 12 0.95–1.09, k = 128–384
-// 0.98–1.04. And not on the direct path (op(A) read in place, m of 2 KiB
-// or less: direct_one_kc): there csyrk UN / cgemm 256 × 32–128 read
-// 0.86–0.96, zgemm 128 × 32–192 0.82–0.94. Not found why the smaller tile
-// wins in the window: a stand-alone loop of the 512-bit tile's k-steps
-// and write-back (C in L1) ran csyrk's k = 8 tiles at 87–90 % of peak, the
-// library's at 78 %; neither C prefetches a tile ahead, nor a write-back
-// off the FMA pipes (add of the sign-flipped swap), nor k = 8 unrolled, nor
-// the interior tiles in a loop of their own moved it.
+// On a core that runs 512-bit operations at half rate (Zen 4), blocked
+// products with 16 <= k <= 96 (one KC block) run on the AVX2 table's 256-bit
+// main tile — same KC (f32 384, f64 256, complex 384 / 192 k-steps), same
+// FMAs per element, so the same bits — where:
+//  * complex (GEMM, SYRK / HERK): instead of the 512-bit 16×6 / 8×6
+//    complex tile. Zen 4, 1 thread, the two tables switchable at run time
+//    and alternated in one process with OpenBLAS (ZEN kernels), median of 5
+//    rounds, speed ÷ the 512-bit tile's over csyrk / zsyrk LT and UN and
+//    cgemm / zgemm (m = n, op(A) = N, op(B) = T), n = 128–2000: k = 16–96
+//    1.00–1.09 (most 1.02–1.06; zsyrk LT 1000×96 0.99), 2 threads 1.00–1.06
+//    — except zsyrk upper (UN / UT 500 × 32–64: 0.97–0.98), which keeps the
+//    512-bit tile on more than one thread (syrk_driver.cpp). Outside the
+//    window the 512-bit tile wins or ties: k = 8 0.82–1.03 (n = 2000:
+//    0.82–0.95, C from memory), k = 12 0.95–1.09, k = 128–384 0.98–1.04. Not
+//    found why the smaller tile wins in the window: a stand-alone loop of the
+//    512-bit tile's k-steps and write-back (C in L1) ran csyrk's k = 8 tiles
+//    at 87–90 % of peak, the library's at 78 %; neither C prefetched a tile
+//    ahead, nor a write-back off the FMA pipes (add of the sign-flipped
+//    swap), nor k = 8 unrolled, nor the interior tiles in a loop of their own
+//    moved it.
+//  * real GEMM on the narrow 1-vector × 8-column tile (narrow_tile) with C's
+//    columns a multiple of 4 KiB apart: its 8 columns' lines fall in one set
+//    of the 8-way L1, the AVX2 tile's 6 leave two ways. Same method, sgemm /
+//    dgemm m = n = 2048 (ldc 8 / 16 KiB): k = 8–96 1.01–1.07, 128 1.00–1.01,
+//    192–512 0.98–0.99; 2 threads, 1024 and 2048 × 16–96: 1.02–1.12; ldc
+//    2048 with m = 2000 (f64) 1.05, ldc 1536 / 3072 (f64 12 / 24 KiB) 1.06 /
+//    1.08, 4096 1.08; but ldc not a multiple of 4 KiB 0.77–0.98 (m = n =
+//    1000: k = 8 0.77–0.79, 16–96 0.91–1.00; ldc 2056 0.96; sgemm ldc 1536,
+//    6 KiB, 0.99).
+// Not on the direct path (op(A) read in place, m of 2 KiB or less:
+// direct_one_kc): there csyrk UN / cgemm 256 × 32–128 read 0.86–0.96, zgemm
+// 128 × 32–192 0.82–0.94.
 template <typename T>
-bool half_rate_complex_mid_k(const tblasContext *h, int64_t k, bool direct) {
+bool half_rate_mid_k(const tblasContext *h, int64_t k, bool direct) {
   return h->arch == Arch::avx512 && h->zmm_half_rate && !direct && k >= 16 && k <= 96;
 }
 

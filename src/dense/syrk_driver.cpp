@@ -211,7 +211,7 @@ const GemmKernels<T> &syrk_kernels(const tblasContext *h, int64_t n, int64_t k, 
     if (t) return *t;
     // zsyrk / zherk upper on more than one thread keep the 512-bit tile
     // (macro_kernel.h).
-    if (Complex && half_rate_complex_mid_k<T>(h, k, direct) && (sizeof(T) == 4 || lower || h->num_threads == 1))
+    if (Complex && half_rate_mid_k<T>(h, k, direct) && (sizeof(T) == 4 || lower || h->num_threads == 1))
       return gemm_kernels<T>(Arch::avx2);
   }
   return Complex ? complex_syrk_kernels<T>(h->arch, n, opA) : gemm_kernels<T>(h->arch);
