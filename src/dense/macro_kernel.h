@@ -289,7 +289,10 @@ bool direct_one_kc(const tblasContext *h, int64_t m, int64_t n, int64_t k, const
 //    2048 with m = 2000 (f64) 1.05, ldc 1536 / 3072 (f64 12 / 24 KiB) 1.06 /
 //    1.08, 4096 1.08; but ldc not a multiple of 4 KiB 0.77–0.98 (m = n =
 //    1000: k = 8 0.77–0.79, 16–96 0.91–1.00; ldc 2056 0.96; sgemm ldc 1536,
-//    6 KiB, 0.99).
+//    6 KiB, 0.99). Real SYRK on the narrow table likewise, but only on one
+//    thread and to k = 64 (syrk_driver.cpp): ssyrk / dsyrk LT and UT, n =
+//    1024 / 2048 × k = 16–64, builds side by side, 1.02–1.13; k = 96
+//    0.98–1.00; dsyrk 1024 × 16–96 on 2 threads 0.94–0.97.
 // Not on the direct path (op(A) read in place, m of 2 KiB or less:
 // direct_one_kc): there csyrk UN / cgemm 256 × 32–128 read 0.86–0.96, zgemm
 // 128 × 32–192 0.82–0.94.

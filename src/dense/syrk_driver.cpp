@@ -204,10 +204,16 @@ const GemmKernels<T> *half_rate_real_syrk_kernels(int64_t n, bool lower, const G
 // otherwise the small-n complex rule or the main table.
 template <typename T, bool Complex>
 const GemmKernels<T> &syrk_kernels(const tblasContext *h, int64_t n, int64_t k, bool lower, const GemmOperand<T> &opA,
-                                   bool direct) {
+                                   bool direct, int64_t ldc) {
   if (h->arch == Arch::avx512 && h->zmm_half_rate) {
     const GemmKernels<T> *t = Complex ? half_rate_complex_syrk_kernels(n, k, lower, opA)
                                       : half_rate_real_syrk_kernels(n, lower, opA, direct);
+    // As real GEMM's narrow tile (gemm_driver.cpp): 6 columns of C where
+    // they are a multiple of 4 KiB apart, on one thread and to k = 64
+    // (macro_kernel.h).
+    if (!Complex && t == &gemm_kernels_narrow<T>(Arch::avx512) && ldc * int64_t(sizeof(T)) % 4096 == 0 &&
+        h->num_threads == 1 && k <= 64 && half_rate_mid_k<T>(h, k, direct))
+      return gemm_kernels<T>(Arch::avx2);
     if (t) return *t;
     // zsyrk / zherk upper on more than one thread keep the 512-bit tile
     // (macro_kernel.h).
@@ -491,7 +497,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   // 500×64, 200×300 0.98–1.01; complex: see direct_one_kc).
   const double macs = double(n) * double(n + 1) / 2 * double(k);
   const bool direct = macs <= direct_max_macs<T, Complex>() || direct_one_kc<T, Complex>(h, n, n, k, opA);
-  p.K = &syrk_kernels<T, Complex>(h, n, k, lower, opA, direct);
+  p.K = &syrk_kernels<T, Complex>(h, n, k, lower, opA, direct, ldc);
   p.s = s;
   p.m = p.n = n;
   p.k = k;
