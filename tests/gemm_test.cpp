@@ -206,9 +206,9 @@ void block_sweep(uint64_t seed) {
 // the narrow 1-vector × 8-column tile at any k (gemm_driver.cpp,
 // narrow_tile), and at k = 16–96 the AVX2 table's main tile — complex ones,
 // and real ones with C's columns a multiple of 4 KiB apart (macro_kernel.h,
-// half_rate_mid_k). Same KC, same FMA order: the
-// same bits as the main tile — each op pair, k within and across KC blocks
-// and at the window's ends, edge rows and columns, 1 and 2 threads.
+// half_rate_mid_k). Same KC, same FMA order: the same bits as the main tile
+// — each op pair, k within and across KC blocks and at the window's ends,
+// edge rows and columns, 1 and 2 threads.
 template <typename T>
 void half_rate_tile_bitwise(uint64_t seed) {
   if (!tesseraArchSupported(TESSERA_ARCH_AVX512)) GTEST_SKIP() << "no AVX-512";
