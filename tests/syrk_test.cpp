@@ -499,8 +499,9 @@ void half_rate_tiles_bitwise(uint64_t seed) {
   tt::HalfRatePair H;
   std::mt19937_64 rng(seed);
   // n = 300 at k = 16 / 96: the complex blocked path's AVX2 tile
-  // (macro_kernel.h, half_rate_mid_k), k = 12 / 100 just outside it; n =
-  // 1024 (C's columns 4–16 KiB apart): the real one's (one thread, k <= 64).
+  // (macro_kernel.h, half_rate_mid_k), k = 12 / 100 just outside it (n = 81–97
+  // at k = 400, op T: inside SYRK's extension to 256 columns); n = 1024 (C's
+  // columns 4–16 KiB apart): the real one's (one thread, k <= 64).
   const auto ks = [](int64_t n) {
     return n == 300    ? std::vector<int64_t>{12, 16, 96, 100}
            : n == 1024 ? std::vector<int64_t>{16, 64}
