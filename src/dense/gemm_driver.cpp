@@ -339,6 +339,26 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   return TESSERA_STATUS_SUCCESS;
 }
 
+// The tile table of a planned GEMM: the column table where gemm_rows chose
+// one; complex, the AVX2 main tile in the half-rate window of k; real, the
+// narrow tile where narrow_tile takes it (not beside the grouped tiles) —
+// unless its 8 columns of C, a multiple of 4 KiB apart, would share one L1
+// set: 6 columns (the AVX2 main tile) there (macro_kernel.h,
+// half_rate_mid_k); otherwise the main table.
+template <typename T, bool Complex>
+const GemmKernels<T> &planned_kernels(const tblasContext *h, const GemmKernels<T> *kcol, bool grouped, int64_t m,
+                                      int64_t n, int64_t k, bool direct, int64_t ldc) {
+  if (kcol) return *kcol;
+  if constexpr (Complex) {
+    if (half_rate_mid_k<T>(h, k, direct)) return gemm_kernels<T>(Arch::avx2);
+  } else {
+    if (!grouped && narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, direct, true))
+      return narrow_columns_alias<T>(h, ldc, k, direct) ? gemm_kernels<T>(Arch::avx2)
+                                                        : gemm_kernels_narrow<T>(h->arch);
+  }
+  return gemm_kernels<T>(h->arch);
+}
+
 template <typename T, bool Complex>
 tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha, const GemmOperand<T> &A,
                           const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {
@@ -400,15 +420,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   if (!Complex && !kg && !kgt && one_thread) return direct_one_thread(h, kcol, m, n, k, alpha, A, B, beta, C, ldc);
 
   Level3Plan<T> p;
-  p.K = kcol ? kcol : &gemm_kernels<T>(h->arch);
-  if (Complex && half_rate_mid_k<T>(h, k, direct)) p.K = &gemm_kernels<T>(Arch::avx2);
-  if (!Complex && !kcol && !kg && !kgt && narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, direct, true))
-    p.K = &gemm_kernels_narrow<T>(h->arch);
-  // The narrow tile's 8 columns of C a multiple of 4 KiB apart share one L1
-  // set: 6 columns (the AVX2 main tile) there (macro_kernel.h, half_rate_mid_k).
-  if (!Complex && p.K == &gemm_kernels_narrow<T>(h->arch) && ldc * int64_t(sizeof(T)) % 4096 == 0 &&
-      half_rate_mid_k<T>(h, k, direct))
-    p.K = &gemm_kernels<T>(Arch::avx2);
+  p.K = &planned_kernels<T, Complex>(h, kcol, kg || kgt, m, n, k, direct, ldc);
   p.s = s;
   p.m = m;
   p.n = n;

@@ -300,6 +300,12 @@ template <typename T>
 bool half_rate_mid_k(const tblasContext *h, int64_t k, bool direct) {
   return h->arch == Arch::avx512 && h->zmm_half_rate && !direct && k >= 16 && k <= 96;
 }
+// The real case above, for a product on the narrow tile: C's columns
+// (ldc elements apart) a multiple of 4 KiB apart, in the window.
+template <typename T>
+bool narrow_columns_alias(const tblasContext *h, int64_t ldc, int64_t k, bool direct) {
+  return ldc * int64_t(sizeof(T)) % 4096 == 0 && half_rate_mid_k<T>(h, k, direct);
+}
 
 // Whether a GEMM's (Triangle::all) `cols` columns of direct tiles run in one
 // ukr_direct_all call: more than one panel (one panel keeps ukr_direct; see

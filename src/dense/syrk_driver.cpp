@@ -211,8 +211,8 @@ const GemmKernels<T> &syrk_kernels(const tblasContext *h, int64_t n, int64_t k, 
     // As real GEMM's narrow tile (gemm_driver.cpp): 6 columns of C where
     // they are a multiple of 4 KiB apart, on one thread and to k = 64
     // (macro_kernel.h).
-    if (!Complex && t == &gemm_kernels_narrow<T>(Arch::avx512) && ldc * int64_t(sizeof(T)) % 4096 == 0 &&
-        h->num_threads == 1 && k <= 64 && half_rate_mid_k<T>(h, k, direct))
+    if (!Complex && t == &gemm_kernels_narrow<T>(Arch::avx512) && h->num_threads == 1 && k <= 64 &&
+        narrow_columns_alias<T>(h, ldc, k, direct))
       return gemm_kernels<T>(Arch::avx2);
     if (t) return *t;
     // Complex: the AVX2 main tile in GEMM's window of k (macro_kernel.h)
@@ -475,18 +475,17 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
     if (!herk && rows_contiguous(opA) && !opA.conj && n * k <= kSmallTransposeElems && k <= 12) {
       // csyrk / zsyrk op T with few columns and few k-steps: op(A) copied
       // into an n × k column-major block (a plain move of each element) and
-      // the same call made on it as op N, read in place — where op T packs
+      // the call goes on with it as op N, read in place — where op T packs
       // op(A) transposed for the tiles and again for TEMP. The same values
       // and FMAs, so the same results. Zen 4, 1 thread, best table either
       // way: LT ÷ LN time at k = 5 1.18–1.35, k = 8 1.18–1.31, 12 1.09–1.22,
       // 16–24 1.02–1.17 (n = 2–28). The builds with and without the copy as
       // CBLAS peers (15 rounds, L/U): k = 5–12 at n = 8–31 1.00–1.18, n = 13
       // × 5 0.99–1.01; at k = 16 / 32 0.96–1.06 / 0.94–0.96, so k ≤ 12.
-      // The call goes on with the copy as its operand (op N, in place), not
-      // through a second syrk_execute (the checks above again, the operand
-      // passed on the stack and re-read in wider pieces than were stored):
-      // builds as CBLAS peers, 15 rounds, LT 8×5 / 16×12 / 31×9 / 13×5
-      // 1.09 / 1.04 / 1.02 / 1.01× the speed.
+      // Going on here rather than through a second syrk_execute (the checks
+      // above again, the operand passed on the stack and re-read in wider
+      // pieces than were stored): builds as CBLAS peers, 15 rounds, LT 8×5
+      // / 16×12 / 31×9 / 13×5 1.09 / 1.04 / 1.02 / 1.01× the speed.
       for (int64_t l = 0; l < k; ++l)
         for (int64_t i = 0; i < n; ++i) {
           const T *e = opA.p + 2 * (i * opA.rs + l * opA.cs);
