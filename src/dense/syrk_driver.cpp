@@ -472,16 +472,22 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
   // (Function scope: the call continues on the copy.)
   [[maybe_unused]] T At[Complex ? 2 * kSmallTransposeElems : 1];
   if constexpr (Complex) {
-    if (!herk && rows_contiguous(opA) && !opA.conj && n * k <= kSmallTransposeElems && k <= 12) {
-      // csyrk / zsyrk op T with few columns and few k-steps: op(A) copied
-      // into an n × k column-major block (a plain move of each element) and
-      // the call goes on with it as op N, read in place — where op T packs
-      // op(A) transposed for the tiles and again for TEMP. The same values
-      // and FMAs, so the same results. Zen 4, 1 thread, best table either
-      // way: LT ÷ LN time at k = 5 1.18–1.35, k = 8 1.18–1.31, 12 1.09–1.22,
-      // 16–24 1.02–1.17 (n = 2–28). The builds with and without the copy as
-      // CBLAS peers (15 rounds, L/U): k = 5–12 at n = 8–31 1.00–1.18, n = 13
-      // × 5 0.99–1.01; at k = 16 / 32 0.96–1.06 / 0.94–0.96, so k ≤ 12.
+    if (rows_contiguous(opA) && n * k <= kSmallTransposeElems && (herk ? k >= 2 && k <= 5 : k <= 12)) {
+      // csyrk / zsyrk op T and cherk / zherk op C with few columns and few
+      // k-steps: op(A) copied into an n × k column-major block (a plain move
+      // of each element; HERK's conjugate as the packers form it, the
+      // imaginary part times -1) and the call goes on with it as op N, read
+      // in place — where op T / C packs op(A) transposed for the tiles and
+      // again for TEMP. The same values and FMAs, so the same results.
+      // Zen 4, 1 thread, best table either way: LT ÷ LN time at k = 5
+      // 1.18–1.35, k = 8 1.18–1.31, 12 1.09–1.22, 16–24 1.02–1.17 (n =
+      // 2–28). The builds with and without the copy as CBLAS peers (15
+      // rounds, L/U): k = 5–12 at n = 8–31 1.00–1.18, n = 13 × 5 0.99–1.01;
+      // at k = 16 / 32 0.96–1.06 / 0.94–0.96, so k ≤ 12. HERK (session 37,
+      // with and without the copy in alternate processes, best of 9 × 200k+
+      // calls, L/U × n = 6–60): k = 2 / 3 / 4 / 5 1.05–1.59 / 1.01–1.50 /
+      // 0.98–1.41 / 0.98–1.35 (geomean 1.18 / 1.14 / 1.12 / 1.07), k = 1
+      // 0.89–1.02, k = 6–12 0.80–1.21 (cherk mostly 0.87–0.97), so 2–5.
       // Going on here rather than through a second syrk_execute (the checks
       // above again, the operand passed on the stack and re-read in wider
       // pieces than were stored): builds as CBLAS peers, 15 rounds, LT 8×5
@@ -490,11 +496,12 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
         for (int64_t i = 0; i < n; ++i) {
           const T *e = opA.p + 2 * (i * opA.rs + l * opA.cs);
           At[2 * (i + l * n)] = e[0];
-          At[2 * (i + l * n) + 1] = e[1];
+          At[2 * (i + l * n) + 1] = opA.conj ? e[1] * T(-1) : e[1];
         }
       opA.p = At;
       opA.rs = 1;
       opA.cs = n;
+      opA.conj = false;
     }
   }
 
