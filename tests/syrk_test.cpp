@@ -546,7 +546,7 @@ void half_rate_tiles_bitwise(uint64_t seed) {
   const auto ks = [](int64_t n) {
     return n == 300    ? std::vector<int64_t>{12, 16, 96, 100}
            : n == 1024 ? std::vector<int64_t>{16, 64}
-                       : std::vector<int64_t>{1, 7, 37, 400};
+                       : std::vector<int64_t>{1, 4, 7, 37, 400};
   };
   for (int64_t n : {2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 20, 24, 28, 33, 40, 41, 48, 64, 80, 81, 96, 97,
                     300, 1024})

@@ -130,13 +130,19 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 //   zsyrk / zherk (complex f64; the AVX2 tables run the AVX-512 ones' KC
 // of 192 complex k-steps for this): the AVX2 4×3 tile, the 2×4 one at
 // n = 2, the 512-bit 4×4 at n = 4 and for in-place op(A) at n ≤ 28 a
-// multiple of 4 or 7; past 8 columns with k < 8 and op(A) in place, the
-// rule below. Zen 4, as above, n = 2..24, 28, 32, 40 × k = 33, 257, 1000 ×
-// L/U × N/T (276 cases): against the best table 1.00–1.12 (geomean 1.003),
+// multiple of 4 or 7; past 8 columns the 512-bit 4×4 for k ≤ 4 from 13
+// columns and in place for k < 8 to 24 columns, and otherwise with k < 8
+// and op(A) in place the rule below. Zen 4, as above, n = 2..24, 28, 32,
+// 40 × k = 33, 257, 1000 × L/U × N/T (276 cases): against the best table 1.00–1.12 (geomean 1.003),
 // against the rule below 0.89–2.5 (geomean 1.18); Tessera ÷ OpenBLAS 0.91
 // (0.35–1.29) → 1.08 (0.74–1.76). k = 5–12 at n = 3–28 and n = 48–80 at
 // k = 33 / 257 (120 cases): against the rule below 0.86–1.51 (geomean
-// 1.09), ÷ OpenBLAS 0.97 → 1.06.
+// 1.09), ÷ OpenBLAS 0.97 → 1.06. Past 8 columns with few k-steps (session
+// 37; tables switched in one process, 11 alternating rounds, zsyrk / zherk
+// L / U × N / T, n = 9–80): the 512-bit 4×4 against the rule before, k = 1–4
+// at n ≥ 13 1.05–1.48 (a few 0.95–0.98 at 13); in place, k = 5–7, n = 13–24
+// 0.98–1.19, n ≥ 28 0.77–1.08 (so to 24); the AVX2 4×3 lost at k ≤ 4
+// (0.81–1.02).
 template <typename T>
 const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool lower, const GemmOperand<T> &opA) {
   // The AVX2 tables' complex tiles: f32 8×3 (main) and 4×4 (narrow), f64
@@ -155,7 +161,10 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
     if ((n % 8 == 0 && n >= 24) || (in_place && n >= 13 && n <= 16)) return gemm_kernels_narrow_c8<T>(Arch::avx512);
     return n <= 40 && n % 4 != 1 && n % 4 != 2 ? &avx2_narrow : &avx2_main;
   } else {
-    if (n > 80 || (in_place && n > 8 && k < 8)) return nullptr;
+    if (n > 80) return nullptr;
+    // Few k-steps past 8 columns (see above): the 512-bit 4×4.
+    if (n > 8 && ((k <= 4 && n >= 13) || (in_place && k < 8 && n <= 24))) return &gemm_kernels_narrow<T>(Arch::avx512);
+    if (in_place && n > 8 && k < 8) return nullptr;
     if (n == 2) return &avx2_narrow;
     if (n == 4 || (in_place && n <= 28 && (n % 4 == 0 || n == 7))) return &gemm_kernels_narrow<T>(Arch::avx512);
     return &avx2_main;
