@@ -126,7 +126,12 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 // or the 8×8 where its last 8-column panel is 5–8 wide (against the 8×4,
 // LT — copied to in place, below — LN and UN, n 9–80 × k 5 / 8 / 11, 11–15
 // rounds: last panel 5–8 wide 1.02–1.15, 1–4 wide 0.87–1.02, so those keep
-// the 8×4), packed and beyond 80 the rule below.
+// the 8×4), packed and beyond 80 the rule below — except k ≤ 4 with op(A)
+// packed, from 9 to 1024 columns: the 8×8 (session 37; tables switched in
+// one process, 11 alternating rounds, csyrk / cherk L / U × N / T: against
+// the rule, n = 80–1000 k = 1 / 2 / 4 1.01–1.26 / 0.98–1.18 / 0.99–1.14,
+// cherk op C k = 1 at n = 20–56 1.15–1.40; n = 2048 0.96–1.12, so to 1024;
+// k = 8 0.85–1.06, so to 4).
 //   zsyrk / zherk (complex f64; the AVX2 tables run the AVX-512 ones' KC
 // of 192 complex k-steps for this): the AVX2 4×3 tile, the 2×4 one at
 // n = 2, the 512-bit 4×4 at n = 4 and for in-place op(A) at n ≤ 28 a
@@ -150,6 +155,8 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
   const GemmKernels<T> &avx2_main = gemm_kernels<T>(Arch::avx2), &avx2_narrow = gemm_kernels_narrow<T>(Arch::avx2);
   const bool in_place = short_columns(opA, 2);
   if constexpr (std::is_same_v<T, float>) {
+    // k ≤ 4 with op(A) packed (see above): the 512-bit 8×8 to 1024 columns.
+    if (k <= 4 && n > 8 && n <= 1024 && !in_place) return gemm_kernels_narrow_c8<T>(Arch::avx512);
     if (n > 80) return nullptr;
     if (n > 8 && k < 12) {
       if (!in_place) return nullptr;
