@@ -429,6 +429,13 @@ void direct_blocked_bitwise(bool herk, uint64_t seed) {
             }
           }
 }
+TEST(Syrk, DirectBlockedBitwiseFloat) { direct_blocked_bitwise<float>(false, 131); }
+TEST(Syrk, DirectBlockedBitwiseDouble) { direct_blocked_bitwise<double>(false, 132); }
+TEST(Syrk, DirectBlockedBitwiseComplexFloat) { direct_blocked_bitwise<std::complex<float>>(false, 133); }
+TEST(Herk, DirectBlockedBitwiseComplexDouble) { direct_blocked_bitwise<std::complex<double>>(true, 134); }
+TEST(Syrk, ThreadDeterminismComplexFloat) { determinism<std::complex<float>>(false); }
+TEST(Herk, ThreadDeterminismComplexDouble) { determinism<std::complex<double>>(true); }
+
 // Small complex SYRKs with op(A) = T and HERKs with op(A) = C (n·k ≤ 512,
 // k within syrk_driver.cpp's window) copy op(A) into an n × k block and run
 // as op N on the copy; a taller call on the same columns of A (n·k > 512)
@@ -469,13 +476,6 @@ TEST(Syrk, SmallCopyBitwiseComplexFloat) { small_copy_bitwise<std::complex<float
 TEST(Syrk, SmallCopyBitwiseComplexDouble) { small_copy_bitwise<std::complex<double>>(false, 162); }
 TEST(Herk, SmallCopyBitwiseComplexFloat) { small_copy_bitwise<std::complex<float>>(true, 163); }
 TEST(Herk, SmallCopyBitwiseComplexDouble) { small_copy_bitwise<std::complex<double>>(true, 164); }
-
-TEST(Syrk, DirectBlockedBitwiseFloat) { direct_blocked_bitwise<float>(false, 131); }
-TEST(Syrk, DirectBlockedBitwiseDouble) { direct_blocked_bitwise<double>(false, 132); }
-TEST(Syrk, DirectBlockedBitwiseComplexFloat) { direct_blocked_bitwise<std::complex<float>>(false, 133); }
-TEST(Herk, DirectBlockedBitwiseComplexDouble) { direct_blocked_bitwise<std::complex<double>>(true, 134); }
-TEST(Syrk, ThreadDeterminismComplexFloat) { determinism<std::complex<float>>(false); }
-TEST(Herk, ThreadDeterminismComplexDouble) { determinism<std::complex<double>>(true); }
 
 // Real SYRK with op(A) = T and few columns computes the whole square on
 // GEMM's few-row tiles and keeps the triangle (syrk_driver.cpp,

@@ -127,27 +127,28 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 // LT — copied to in place, below — LN and UN, n 9–80 × k 5 / 8 / 11, 11–15
 // rounds: last panel 5–8 wide 1.02–1.15, 1–4 wide 0.87–1.02, so those keep
 // the 8×4), packed and beyond 80 the rule below — except k ≤ 4 with op(A)
-// packed, from 9 to 1024 columns: the 8×8 (session 37; tables switched in
-// one process, 11 alternating rounds, csyrk / cherk L / U × N / T: against
-// the rule, n = 80–1000 k = 1 / 2 / 4 1.01–1.26 / 0.98–1.18 / 0.99–1.14,
-// cherk op C k = 1 at n = 20–56 1.15–1.40; n = 2048 0.96–1.12, so to 1024;
-// k = 8 0.85–1.06, so to 4).
+// packed past 8 columns: the 8×8 (session 37; tables switched in one
+// process, 11 alternating rounds, csyrk / cherk L / U × N / T: against the
+// rule, n = 80–1000 k = 1 / 2 / 4 1.01–1.26 / 0.98–1.18 / 0.99–1.14, cherk
+// op C k = 1 at n = 20–56 1.15–1.40; csyrk n = 1500–4096, k = 3 / 4
+// 1.05–1.16 / 1.00–1.25, k = 2 0.99–1.12, k = 1 0.93–1.12 (so k = 1 to
+// 1024 columns); k = 8 0.85–1.06, so to 4).
 //   zsyrk / zherk (complex f64; the AVX2 tables run the AVX-512 ones' KC
 // of 192 complex k-steps for this): the AVX2 4×3 tile, the 2×4 one at
 // n = 2, the 512-bit 4×4 at n = 4 and for in-place op(A) at n ≤ 28 a
 // multiple of 4 or 7; past 8 columns the 512-bit 4×4 for k ≤ 4 from 13
 // columns and in place for k < 8 to 24 columns, and otherwise with k < 8
 // and op(A) in place the rule below. Zen 4, as above, n = 2..24, 28, 32,
-// 40 × k = 33, 257, 1000 × L/U × N/T (276 cases): against the best table 1.00–1.12 (geomean 1.003),
-// against the rule below 0.89–2.5 (geomean 1.18); Tessera ÷ OpenBLAS 0.91
-// (0.35–1.29) → 1.08 (0.74–1.76). k = 5–12 at n = 3–28 and n = 48–80 at
-// k = 33 / 257 (120 cases): against the rule below 0.86–1.51 (geomean
-// 1.09), ÷ OpenBLAS 0.97 → 1.06. Past 8 columns with few k-steps (session
-// 37; tables switched in one process, 11 alternating rounds, zsyrk / zherk
-// L / U × N / T, n = 9–80): the 512-bit 4×4 against the rule before, k = 1–4
-// at n ≥ 13 1.05–1.48 (a few 0.95–0.98 at 13); in place, k = 5–7, n = 13–24
-// 0.98–1.19, n ≥ 28 0.77–1.08 (so to 24); the AVX2 4×3 lost at k ≤ 4
-// (0.81–1.02).
+// 40 × k = 33, 257, 1000 × L/U × N/T (276 cases): against the best table
+// 1.00–1.12 (geomean 1.003), against the rule below 0.89–2.5 (geomean
+// 1.18); Tessera ÷ OpenBLAS 0.91 (0.35–1.29) → 1.08 (0.74–1.76). k =
+// 5–12 at n = 3–28 and n = 48–80 at k = 33 / 257 (120 cases): against the
+// rule below 0.86–1.51 (geomean 1.09), ÷ OpenBLAS 0.97 → 1.06. Past 8
+// columns with few k-steps (session 37; tables switched in one process, 11
+// alternating rounds, zsyrk / zherk L / U × N / T, n = 9–80): the 512-bit
+// 4×4 against the rule before, k = 1–4 at n ≥ 13 1.05–1.48 (a few
+// 0.95–0.98 at 13); in place, k = 5–7, n = 13–24 0.98–1.19, n ≥ 28
+// 0.77–1.08 (so to 24); the AVX2 4×3 lost at k ≤ 4 (0.81–1.02).
 template <typename T>
 const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool lower, const GemmOperand<T> &opA) {
   // The AVX2 tables' complex tiles: f32 8×3 (main) and 4×4 (narrow), f64
@@ -155,8 +156,9 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
   const GemmKernels<T> &avx2_main = gemm_kernels<T>(Arch::avx2), &avx2_narrow = gemm_kernels_narrow<T>(Arch::avx2);
   const bool in_place = short_columns(opA, 2);
   if constexpr (std::is_same_v<T, float>) {
-    // k ≤ 4 with op(A) packed (see above): the 512-bit 8×8 to 1024 columns.
-    if (k <= 4 && n > 8 && n <= 1024 && !in_place) return gemm_kernels_narrow_c8<T>(Arch::avx512);
+    // k ≤ 4 with op(A) packed (see above): the 512-bit 8×8 (k = 1: to 1024
+    // columns).
+    if (k <= 4 && n > 8 && (k >= 2 || n <= 1024) && !in_place) return gemm_kernels_narrow_c8<T>(Arch::avx512);
     if (n > 80) return nullptr;
     if (n > 8 && k < 12) {
       if (!in_place) return nullptr;
