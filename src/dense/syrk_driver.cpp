@@ -234,18 +234,23 @@ const GemmKernels<T> &syrk_kernels(const tblasContext *h, int64_t n, int64_t k, 
       return gemm_kernels<T>(Arch::avx2);
     if (t) return *t;
     // Complex: the AVX2 main tile in GEMM's window of k (macro_kernel.h)
-    // and, with op(A) = T up to 256 columns, past it — its 8×3 / 4×3 tiles
-    // leave less of the diagonal blocks outside the triangle. Zen 4, the
-    // two tables alternated in one process (5 rounds), csyrk / zsyrk LT and
-    // UT, n = 96–700 × k = 128 / 512 / 2048, speed ÷ the 512-bit tile's:
-    // n ≤ 200 1.01–1.10, 300–400 0.99–1.05, 512–700 0.96–1.03; 2 threads,
-    // n = 128 / 300 / 512: csyrk 1.01–1.17, zsyrk 0.98–1.11. Builds side
-    // by side, LT / UT 97–300 × 128–2048: 1T 1.01–1.06, 2T 0.97–1.12 (300
-    // × 128 0.97–1.00, 400 × 1000 0.98: hence 256). Op N (A's columns read
-    // in place): LN / UN 96–300 0.89–1.05 — left out. zsyrk / zherk upper
-    // on more than one thread keep the 512-bit tile (0.97–0.99).
-    if (Complex &&
-        (half_rate_mid_k<T>(h, k, direct) || (n <= 256 && k > 96 && !direct && rows_contiguous(opA))) &&
+    // and past it up to 256 columns (op(A) = T) or 200 (op N) — its 8×3 /
+    // 4×3 tiles leave less of the diagonal blocks outside the triangle. Zen
+    // 4, the two tables alternated in one process (5 rounds), csyrk / zsyrk
+    // LT and UT, n = 96–700 × k = 128 / 512 / 2048, speed ÷ the 512-bit
+    // tile's: n ≤ 200 1.01–1.10, 300–400 0.99–1.05, 512–700 0.96–1.03; 2
+    // threads, n = 128 / 300 / 512: csyrk 1.01–1.17, zsyrk 0.98–1.11.
+    // Builds side by side, LT / UT 97–300 × 128–2048: 1T 1.01–1.06, 2T
+    // 0.97–1.12 (300 × 128 0.97–1.00, 400 × 1000 0.98: hence 256). Op N
+    // (A's columns read in place): LN / UN 96–300 0.89–1.05 — left out
+    // then; session 37, blocked only (k > 96, not direct), csyrk / cherk /
+    // zsyrk / zherk LN / UN, n = 81–300 × k = 512–2048: n ≤ 200 1.01–1.08,
+    // 250–300 0.97–1.03, so op N to 200 columns (builds side by side: 1T
+    // 0.99–1.09, 2T 1.01–1.10 where the rule applies but for one 0.92).
+    // zsyrk / zherk upper on more than one thread keep the 512-bit tile
+    // (0.97–0.99).
+    const bool past_window = k > 96 && !direct && n <= (rows_contiguous(opA) ? 256 : 200);
+    if (Complex && (half_rate_mid_k<T>(h, k, direct) || past_window) &&
         (sizeof(T) == 4 || lower || h->num_threads == 1))
       return gemm_kernels<T>(Arch::avx2);
   }
