@@ -137,8 +137,8 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 // of 192 complex k-steps for this): the AVX2 4×3 tile, the 2×4 one at
 // n = 2, the 512-bit 4×4 at n = 4 and for in-place op(A) at n ≤ 28 a
 // multiple of 4 or 7; past 8 columns the 512-bit 4×4 for k ≤ 4 from 13
-// columns and in place for k < 8 to 24 columns, and otherwise with k < 8
-// and op(A) in place the rule below. Zen 4, as above, n = 2..24, 28, 32,
+// columns (k = 1: to 500; past 80 too) and in place for k < 8 to 24
+// columns, and otherwise with k < 8 and op(A) in place the rule below. Zen 4, as above, n = 2..24, 28, 32,
 // 40 × k = 33, 257, 1000 × L/U × N/T (276 cases): against the best table
 // 1.00–1.12 (geomean 1.003), against the rule below 0.89–2.5 (geomean
 // 1.18); Tessera ÷ OpenBLAS 0.91 (0.35–1.29) → 1.08 (0.74–1.76). k =
@@ -148,7 +148,10 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 // alternating rounds, zsyrk / zherk L / U × N / T, n = 9–80): the 512-bit
 // 4×4 against the rule before, k = 1–4 at n ≥ 13 1.05–1.48 (a few
 // 0.95–0.98 at 13); in place, k = 5–7, n = 13–24 0.98–1.19, n ≥ 28
-// 0.77–1.08 (so to 24); the AVX2 4×3 lost at k ≤ 4 (0.81–1.02).
+// 0.77–1.08 (so to 24); the AVX2 4×3 lost at k ≤ 4 (0.81–1.02). Past 80
+// columns, against the 512-bit main tile: k = 2 / 4 at n = 100–2048
+// 0.95–1.12 / 0.96–1.11 (most 1.01–1.07); k = 1 to 500 0.96–1.27, at
+// 1000–2048 0.94–1.03 (so k = 1 to 500).
 template <typename T>
 const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool lower, const GemmOperand<T> &opA) {
   // The AVX2 tables' complex tiles: f32 8×3 (main) and 4×4 (narrow), f64
@@ -170,10 +173,11 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
     if ((n % 8 == 0 && n >= 24) || (in_place && n >= 13 && n <= 16)) return gemm_kernels_narrow_c8<T>(Arch::avx512);
     return n <= 40 && n % 4 != 1 && n % 4 != 2 ? &avx2_narrow : &avx2_main;
   } else {
+    // Few k-steps past 8 columns (see above): the 512-bit 4×4 (k = 1: to
+    // 500 columns).
+    if (k <= 4 && n >= 13 && (k >= 2 || n <= 500)) return &gemm_kernels_narrow<T>(Arch::avx512);
     if (n > 80) return nullptr;
-    // Few k-steps past 8 columns (see above): the 512-bit 4×4.
-    if (n > 8 && ((k <= 4 && n >= 13) || (in_place && k < 8 && n <= 24))) return &gemm_kernels_narrow<T>(Arch::avx512);
-    if (in_place && n > 8 && k < 8) return nullptr;
+    if (in_place && n > 8 && k < 8) return n <= 24 ? &gemm_kernels_narrow<T>(Arch::avx512) : nullptr;
     if (n == 2) return &avx2_narrow;
     if (n == 4 || (in_place && n <= 28 && (n % 4 == 0 || n == 7))) return &gemm_kernels_narrow<T>(Arch::avx512);
     return &avx2_main;
