@@ -138,12 +138,13 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 // n = 2, the 512-bit 4×4 at n = 4 and for in-place op(A) at n ≤ 28 a
 // multiple of 4 or 7; past 8 columns the 512-bit 4×4 for k ≤ 4 from 13
 // columns (k = 1: to 500; past 80 too) and in place for k < 8 to 24
-// columns, and otherwise with k < 8 and op(A) in place the rule below. Zen 4, as above, n = 2..24, 28, 32,
-// 40 × k = 33, 257, 1000 × L/U × N/T (276 cases): against the best table
-// 1.00–1.12 (geomean 1.003), against the rule below 0.89–2.5 (geomean
-// 1.18); Tessera ÷ OpenBLAS 0.91 (0.35–1.29) → 1.08 (0.74–1.76). k =
-// 5–12 at n = 3–28 and n = 48–80 at k = 33 / 257 (120 cases): against the
-// rule below 0.86–1.51 (geomean 1.09), ÷ OpenBLAS 0.97 → 1.06. Past 8
+// columns, and otherwise with k < 8 and op(A) in place the rule below.
+// Zen 4, as above, n = 2..24, 28, 32, 40 × k = 33, 257, 1000 × L/U × N/T
+// (276 cases): against the best table 1.00–1.12 (geomean 1.003), against
+// the rule below 0.89–2.5 (geomean 1.18); Tessera ÷ OpenBLAS 0.91
+// (0.35–1.29) → 1.08 (0.74–1.76). k = 5–12 at n = 3–28 and n = 48–80 at
+// k = 33 / 257 (120 cases): against the rule below 0.86–1.51 (geomean
+// 1.09), ÷ OpenBLAS 0.97 → 1.06. Past 8
 // columns with few k-steps (session 37; tables switched in one process, 11
 // alternating rounds, zsyrk / zherk L / U × N / T, n = 9–80): the 512-bit
 // 4×4 against the rule before, k = 1–4 at n ≥ 13 1.05–1.48 (a few
