@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 
 #include "tessera/blas.h"
 #include "test_util.h"
@@ -383,6 +384,36 @@ void determinism(bool herk) {
 
 TEST(Syrk, ThreadDeterminismDouble) { determinism<double>(false); }
 
+// The n × n update with op(A)'s first n columns (rows for op N) against the
+// tall × tall one on the same A, C's top-left n × n the same before: the
+// small triangle must equal the tall one's top-left triangle bit for bit. C
+// and the scalars are drawn from rng (the tall C, then alpha, beta).
+template <typename T>
+void expect_top_left_bitwise(tblasHandle_t h, bool herk, bool lower, tblasOperation_t t, int64_t n, int64_t tall,
+                             int64_t k, const V<T> &A, int64_t lda, std::mt19937_64 &rng, const std::string &what) {
+  V<T> Ct = tt::random_vector<T>(size_t(tall * tall), rng), Cs(size_t(n * n));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) Cs[size_t(i + j * n)] = Ct[size_t(i + j * tall)];
+  const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+  const auto u = lower ? TBLAS_FILL_MODE_LOWER : TBLAS_FILL_MODE_UPPER;
+  const auto update = [&](int64_t nn, V<T> &C) {  // the nn × nn update of C (ldc nn)
+    if constexpr (tt::is_cplx<T>::value)
+      if (herk) {
+        const real_t<T> ar = alpha.real(), br = beta.real();
+        return tt::herk<T>(h, u, t, nn, k, &ar, A.data(), lda, &br, C.data(), nn);
+      }
+    return syrk(h, u, t, nn, k, &alpha, A.data(), lda, &beta, C.data(), nn);
+  };
+  ASSERT_EQ(update(tall, Ct), TESSERA_STATUS_SUCCESS) << what;
+  ASSERT_EQ(update(n, Cs), TESSERA_STATUS_SUCCESS) << what;
+  for (int64_t j = 0; j < n; ++j) {
+    const int64_t i0 = lower ? j : 0, i1 = lower ? n : j + 1;
+    const size_t bytes = size_t(i1 - i0) * sizeof(T);
+    ASSERT_EQ(std::memcmp(&Cs[size_t(i0 + j * n)], &Ct[size_t(i0 + j * tall)], bytes), 0)
+        << what << (lower ? " L" : " U") << " k=" << k << " column " << j;
+  }
+}
+
 // With k inside one KC block and op(A)'s columns up to 2 KiB, AVX-512 runs
 // SYRK direct (syrk_driver.cpp, direct_one_kc); a taller SYRK on the same
 // rows of op(A) runs blocked. Every element's FMAs are the same either way,
@@ -405,28 +436,10 @@ void direct_blocked_bitwise(bool herk, uint64_t seed) {
             ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
             const int64_t lda = t == TBLAS_OP_N ? tall : k;
             const V<T> A = tt::random_vector<T>(size_t(lda * (t == TBLAS_OP_N ? k : tall)), rng);
-            V<T> Ct = tt::random_vector<T>(size_t(tall * tall), rng), Cs(size_t(n * n));
-            for (int64_t j = 0; j < n; ++j)
-              for (int64_t i = 0; i < n; ++i) Cs[size_t(i + j * n)] = Ct[size_t(i + j * tall)];
-            const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
-            const auto u = lower ? TBLAS_FILL_MODE_LOWER : TBLAS_FILL_MODE_UPPER;
-            const auto update = [&](int64_t nn, V<T> &C) {  // the nn × nn update of C (ldc nn)
-              if constexpr (tt::is_cplx<T>::value)
-                if (herk) {
-                  const real_t<T> ar = alpha.real(), br = beta.real();
-                  return tt::herk<T>(H.h, u, t, nn, k, &ar, A.data(), lda, &br, C.data(), nn);
-                }
-              return syrk(H.h, u, t, nn, k, &alpha, A.data(), lda, &beta, C.data(), nn);
-            };
-            ASSERT_EQ(update(tall, Ct), TESSERA_STATUS_SUCCESS);
-            ASSERT_EQ(update(n, Cs), TESSERA_STATUS_SUCCESS);
-            for (int64_t j = 0; j < n; ++j) {
-              const int64_t i0 = lower ? j : 0, i1 = lower ? n : j + 1;
-              const size_t bytes = size_t(i1 - i0) * sizeof(T);
-              ASSERT_EQ(std::memcmp(&Cs[size_t(i0 + j * n)], &Ct[size_t(i0 + j * tall)], bytes), 0)
-                  << tesseraGetArchString(arch) << " threads=" << threads << (lower ? " L" : " U") << " op=" << int(t)
-                  << " k=" << k << " column " << j;
-            }
+            ASSERT_NO_FATAL_FAILURE(expect_top_left_bitwise(H.h, herk, lower, t, n, tall, k, A, lda, rng,
+                                                            std::string(tesseraGetArchString(arch)) +
+                                                                " threads=" + std::to_string(threads) +
+                                                                " op=" + std::to_string(int(t))));
           }
 }
 TEST(Syrk, DirectBlockedBitwiseFloat) { direct_blocked_bitwise<float>(false, 131); }
@@ -453,23 +466,9 @@ void small_copy_bitwise(bool herk, uint64_t seed) {
           ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
           const int64_t tall = 512 / k + 9, lda = k + 1;
           const V<T> A = tt::random_vector<T>(size_t(lda * tall), rng);
-          V<T> Ct = tt::random_vector<T>(size_t(tall * tall), rng), Cs(size_t(n * n));
-          for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < n; ++i) Cs[size_t(i + j * n)] = Ct[size_t(i + j * tall)];
-          const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
-          const real_t<T> ar = alpha.real(), br = beta.real();
-          const auto u = lower ? TBLAS_FILL_MODE_LOWER : TBLAS_FILL_MODE_UPPER;
-          const auto update = [&](int64_t nn, V<T> &C) {
-            return herk ? tt::herk<T>(H.h, u, t, nn, k, &ar, A.data(), lda, &br, C.data(), nn)
-                        : syrk(H.h, u, t, nn, k, &alpha, A.data(), lda, &beta, C.data(), nn);
-          };
-          ASSERT_EQ(update(tall, Ct), TESSERA_STATUS_SUCCESS);
-          ASSERT_EQ(update(n, Cs), TESSERA_STATUS_SUCCESS);
-          for (int64_t j = 0; j < n; ++j) {
-            const int64_t i0 = lower ? j : 0, i1 = lower ? n : j + 1;
-            ASSERT_EQ(std::memcmp(&Cs[size_t(i0 + j * n)], &Ct[size_t(i0 + j * tall)], size_t(i1 - i0) * sizeof(T)), 0)
-                << tesseraGetArchString(arch) << (lower ? " L" : " U") << " n=" << n << " k=" << k << " column " << j;
-          }
+          ASSERT_NO_FATAL_FAILURE(expect_top_left_bitwise(H.h, herk, lower, t, n, tall, k, A, lda, rng,
+                                                          std::string(tesseraGetArchString(arch)) +
+                                                              " n=" + std::to_string(n)));
         }
 }
 TEST(Syrk, SmallCopyBitwiseComplexFloat) { small_copy_bitwise<std::complex<float>>(false, 161); }
