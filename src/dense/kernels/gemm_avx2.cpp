@@ -56,6 +56,7 @@ struct VF64 {
   }
   static vec set1(T x) { return _mm256_set1_pd(x); }
   static vec bcast(const T *p) { return _mm256_broadcast_sd(p); }
+  static vec fmadd_bcast(vec a, const T *p, vec c) { return fmadd(a, bcast(p), c); }
   static vec fmadd(vec a, vec b, vec c) { return _mm256_fmadd_pd(a, b, c); }
   static vec mul(vec a, vec b) { return _mm256_mul_pd(a, b); }
   static vec add(vec a, vec b) { return _mm256_add_pd(a, b); }
@@ -94,6 +95,7 @@ struct VF32 {
   }
   static vec set1(T x) { return _mm256_set1_ps(x); }
   static vec bcast(const T *p) { return _mm256_broadcast_ss(p); }
+  static vec fmadd_bcast(vec a, const T *p, vec c) { return fmadd(a, bcast(p), c); }
   static vec fmadd(vec a, vec b, vec c) { return _mm256_fmadd_ps(a, b, c); }
   static vec mul(vec a, vec b) { return _mm256_mul_ps(a, b); }
   static vec add(vec a, vec b) { return _mm256_add_ps(a, b); }

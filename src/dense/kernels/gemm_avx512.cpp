@@ -54,6 +54,16 @@ struct VF64 {
   }
   static vec set1(T x) { return _mm512_set1_pd(x); }
   static vec bcast(const T *p) { return _mm512_set1_pd(*p); }
+  // c + a·(*p in every lane), the broadcast a {1to8} memory operand of the
+  // FMA itself. With a broadcast feeding two FMAs (tiles of two row
+  // vectors) GCC loads it into a register once (vbroadcastsd) and so spends
+  // a µop per column and k-step beside the FMAs; folded, the broadcast is
+  // loaded twice, which the load ports absorb. Written as asm because GCC
+  // will not fold a value used twice. (Measured in gemm_template.inc.)
+  static vec fmadd_bcast(vec a, const T *p, vec c) {
+    asm("vfmadd231pd %[b]%{1to8%}, %[a], %[c]" : [c] "+v"(c) : [a] "v"(a), [b] "m"(*p));
+    return c;
+  }
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_pd(a, b, c); }
   static vec mul(vec a, vec b) { return _mm512_mul_pd(a, b); }
   static vec add(vec a, vec b) { return _mm512_add_pd(a, b); }
@@ -127,6 +137,10 @@ struct VF32 {
   }
   static vec set1(T x) { return _mm512_set1_ps(x); }
   static vec bcast(const T *p) { return _mm512_set1_ps(*p); }
+  static vec fmadd_bcast(vec a, const T *p, vec c) {  // as VF64
+    asm("vfmadd231ps %[b]%{1to16%}, %[a], %[c]" : [c] "+v"(c) : [a] "v"(a), [b] "m"(*p));
+    return c;
+  }
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_ps(a, b, c); }
   static vec mul(vec a, vec b) { return _mm512_mul_ps(a, b); }
   static vec add(vec a, vec b) { return _mm512_add_ps(a, b); }

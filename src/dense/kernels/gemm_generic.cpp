@@ -52,6 +52,7 @@ struct VGeneric {
     return r;
   }
   static vec bcast(const T *p) { return set1(*p); }
+  static vec fmadd_bcast(vec a, const T *p, vec c) { return fmadd(a, bcast(p), c); }
   static vec fmadd(vec a, vec b, vec c) {
     for (int i = 0; i < N; ++i) c.v[i] = a.v[i] * b.v[i] + c.v[i];
     return c;
