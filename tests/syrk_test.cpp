@@ -542,10 +542,12 @@ void half_rate_tiles_bitwise(uint64_t seed) {
   // (macro_kernel.h, half_rate_mid_k), k = 12 / 100 just outside it (n = 81–97
   // at k = 400, op T: inside SYRK's extension to 256 columns); n = 1024 (C's
   // columns 4–16 KiB apart): the real one's (one thread, k <= 64), and at
-  // k = 4 the complex f32 8×8 for op(A) packed.
+  // k = 4 the complex f32 8×8 for op(A) packed; at k = 5–11 past 80
+  // columns (n = 81–97 at k = 7, 300 at k = 8 on two threads too) the 8×8,
+  // but not at 1024 (k = 8).
   const auto ks = [](int64_t n) {
-    return n == 300    ? std::vector<int64_t>{12, 16, 96, 100}
-           : n == 1024 ? std::vector<int64_t>{4, 16, 64}
+    return n == 300    ? std::vector<int64_t>{8, 12, 16, 96, 100}
+           : n == 1024 ? std::vector<int64_t>{4, 8, 16, 64}
                        : std::vector<int64_t>{1, 4, 7, 37, 400};
   };
   for (int64_t n : {2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 20, 24, 28, 33, 40, 41, 48, 64, 80, 81, 96, 97,

@@ -153,8 +153,24 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 // columns, against the 512-bit main tile: k = 2 / 4 at n = 100–2048
 // 0.95–1.12 / 0.96–1.11 (most 1.01–1.07); k = 1 to 500 0.96–1.27, at
 // 1000–2048 0.94–1.03 (so k = 1 to 500).
+//   csyrk / cherk past 80 columns with 5 ≤ k < 12 (session 38, after the
+// complex tiles' broadcasts were folded into the FMAs, gemm_template.inc):
+// the 8×8 where C's columns are not a multiple of 4 KiB apart (its 16
+// columns of C then share two L1 sets, as real GEMM's narrow tile; ldc 2
+// KiB multiples are fine). Tables switched in one process, 11 rounds,
+// speed ÷ the main 16×6 tile's, L / U × N / T: n = 81–500 and 3000 at
+// k = 5 / 6 / 8 / 10 / 11 1.00–1.30 (n = 81 at k = 10–11 0.98–1.01), 768 /
+// 1152 / 1280 / 1792 0.99–1.05; n = 1024, 1536, 2048, 2560 0.83–0.99; k =
+// 12 1.00–1.11 against the main tile but even with the AVX2 one (and k =
+// 12–15 there had lost in builds side by side, session 37), k ≥ 16 the AVX2
+// tile's window. Builds side by side, 1 thread, csyrk / cherk L / U × N / T,
+// n = 127–1500 × k = 5–9: 0.99–1.20 (most 1.01–1.10). 2 threads: 1.02–1.31
+// from 300 columns (lower) or 200 (upper), below that 0.78–0.94 in places
+// (LT 128–200 in one process; UN / UT 127×9 0.83–0.94, cherk UT 150×8 0.87
+// as builds side by side), so there on one thread only.
 template <typename T>
-const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool lower, const GemmOperand<T> &opA) {
+const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool lower, const GemmOperand<T> &opA,
+                                                     int64_t ldc, int threads) {
   // The AVX2 tables' complex tiles: f32 8×3 (main) and 4×4 (narrow), f64
   // 4×3 and 2×4.
   const GemmKernels<T> &avx2_main = gemm_kernels<T>(Arch::avx2), &avx2_narrow = gemm_kernels_narrow<T>(Arch::avx2);
@@ -163,6 +179,8 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
     // k ≤ 4 with op(A) packed (see above): the 512-bit 8×8 (k = 1: to 1024
     // columns).
     if (k <= 4 && n > 8 && (k >= 2 || n <= 1024) && !in_place) return gemm_kernels_narrow_c8<T>(Arch::avx512);
+    if (n > 80 && k >= 5 && k < 12 && ldc * int64_t(2 * sizeof(T)) % 4096 != 0 && (threads == 1 || n >= (lower ? 300 : 200)))
+      return gemm_kernels_narrow_c8<T>(Arch::avx512);
     if (n > 80) return nullptr;
     if (n > 8 && k < 12) {
       if (!in_place) return nullptr;
@@ -229,7 +247,7 @@ template <typename T, bool Complex>
 const GemmKernels<T> &syrk_kernels(const tblasContext *h, int64_t n, int64_t k, bool lower, const GemmOperand<T> &opA,
                                    bool direct, int64_t ldc) {
   if (h->arch == Arch::avx512 && h->zmm_half_rate) {
-    const GemmKernels<T> *t = Complex ? half_rate_complex_syrk_kernels(n, k, lower, opA)
+    const GemmKernels<T> *t = Complex ? half_rate_complex_syrk_kernels(n, k, lower, opA, ldc, h->num_threads)
                                       : half_rate_real_syrk_kernels(n, lower, opA, direct);
     // As real GEMM's narrow tile (gemm_driver.cpp): 6 columns of C where
     // they are a multiple of 4 KiB apart, on one thread and to k = 64
