@@ -168,6 +168,12 @@ const GemmKernels<T> &complex_syrk_kernels(Arch arch, int64_t n, const GemmOpera
 // from 300 columns (lower) or 200 (upper), below that 0.78–0.94 in places
 // (LT 128–200 in one process; UN / UT 127×9 0.83–0.94, cherk UT 150×8 0.87
 // as builds side by side), so there on one thread only.
+//   zsyrk / zherk at 81–300 columns with 5 ≤ k ≤ 64 (session 38, same
+// method): the 512-bit 4×4 against the main 8×6 tile (k < 16) 1.02–1.13,
+// against the AVX2 4×3 (16–64, GEMM's window) 1.00–1.04 — except k = 96–512
+// (0.96–1.05) and 500–700 columns (k = 5 0.95–1.06). Two threads, against the
+// main tile: k = 8–64 0.96–1.19 (most 1.03–1.10), k = 5 0.90–1.03, so k < 8
+// on one thread only.
 template <typename T>
 const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool lower, const GemmOperand<T> &opA,
                                                      int64_t ldc, int threads) {
@@ -195,6 +201,8 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
     // Few k-steps past 8 columns (see above): the 512-bit 4×4 (k = 1: to
     // 500 columns).
     if (k <= 4 && n >= 13 && (k >= 2 || n <= 500)) return &gemm_kernels_narrow<T>(Arch::avx512);
+    if (n > 80 && n <= 300 && k >= 5 && k <= 64 && (k >= 8 || threads == 1))
+      return &gemm_kernels_narrow<T>(Arch::avx512);
     if (n > 80) return nullptr;
     if (in_place && n > 8 && k < 8) return n <= 24 ? &gemm_kernels_narrow<T>(Arch::avx512) : nullptr;
     if (n == 2) return &avx2_narrow;
