@@ -185,7 +185,10 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
     // k ≤ 4 with op(A) packed (see above): the 512-bit 8×8 (k = 1: to 1024
     // columns).
     if (k <= 4 && n > 8 && (k >= 2 || n <= 1024) && !in_place) return gemm_kernels_narrow_c8<T>(Arch::avx512);
-    if (n > 80 && k >= 5 && k < 12 && ldc * int64_t(2 * sizeof(T)) % 4096 != 0 && (threads == 1 || n >= (lower ? 300 : 200)))
+    // 5 ≤ k < 12 past 80 columns (see above): the 8×8, unless C's columns
+    // are a multiple of 4 KiB apart.
+    const bool c_aliased = ldc * int64_t(2 * sizeof(T)) % 4096 == 0;
+    if (n > 80 && k >= 5 && k < 12 && !c_aliased && (threads == 1 || n >= (lower ? 300 : 200)))
       return gemm_kernels_narrow_c8<T>(Arch::avx512);
     if (n > 80) return nullptr;
     if (n > 8 && k < 12) {
@@ -201,6 +204,7 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
     // Few k-steps past 8 columns (see above): the 512-bit 4×4 (k = 1: to
     // 500 columns).
     if (k <= 4 && n >= 13 && (k >= 2 || n <= 500)) return &gemm_kernels_narrow<T>(Arch::avx512);
+    // 81–300 columns with 5 ≤ k ≤ 64 (see above): the 4×4 too.
     if (n > 80 && n <= 300 && k >= 5 && k <= 64 && (k >= 8 || threads == 1))
       return &gemm_kernels_narrow<T>(Arch::avx512);
     if (n > 80) return nullptr;
