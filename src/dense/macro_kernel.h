@@ -300,11 +300,16 @@ template <typename T>
 bool half_rate_mid_k(const tblasContext *h, int64_t k, bool direct) {
   return h->arch == Arch::avx512 && h->zmm_half_rate && !direct && k >= 16 && k <= 96;
 }
+// Whether C's columns, ldc elements of `bytes` bytes apart, are a multiple
+// of 4 KiB apart: every column's lines then fall in the same sets of the
+// 8-way L1, and a tile of many columns evicts its own C (see above and the
+// complex 8×8 rule in syrk_driver.cpp).
+inline bool columns_4k_apart(int64_t ldc, int64_t bytes) { return ldc * bytes % 4096 == 0; }
 // The real case above, for a product on the narrow tile: C's columns
-// (ldc elements apart) a multiple of 4 KiB apart, in the window.
+// a multiple of 4 KiB apart, in the window.
 template <typename T>
 bool narrow_columns_alias(const tblasContext *h, int64_t ldc, int64_t k, bool direct) {
-  return ldc * int64_t(sizeof(T)) % 4096 == 0 && half_rate_mid_k<T>(h, k, direct);
+  return columns_4k_apart(ldc, int64_t(sizeof(T))) && half_rate_mid_k<T>(h, k, direct);
 }
 
 // Whether a GEMM's (Triangle::all) `cols` columns of direct tiles run in one

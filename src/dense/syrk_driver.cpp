@@ -187,8 +187,8 @@ const GemmKernels<T> *half_rate_complex_syrk_kernels(int64_t n, int64_t k, bool 
     if (k <= 4 && n > 8 && (k >= 2 || n <= 1024) && !in_place) return gemm_kernels_narrow_c8<T>(Arch::avx512);
     // 5 ≤ k < 12 past 80 columns (see above): the 8×8, unless C's columns
     // are a multiple of 4 KiB apart.
-    const bool c_aliased = ldc * int64_t(2 * sizeof(T)) % 4096 == 0;
-    if (n > 80 && k >= 5 && k < 12 && !c_aliased && (threads == 1 || n >= (lower ? 300 : 200)))
+    if (n > 80 && k >= 5 && k < 12 && !columns_4k_apart(ldc, int64_t(2 * sizeof(T))) &&
+        (threads == 1 || n >= (lower ? 300 : 200)))
       return gemm_kernels_narrow_c8<T>(Arch::avx512);
     if (n > 80) return nullptr;
     if (n > 8 && k < 12) {
