@@ -204,9 +204,11 @@ void block_sweep(uint64_t seed) {
 // On a core that runs 512-bit operations at half rate (Zen 4; forced here
 // with TESSERA_ZMM_HALF_RATE on either kind of core) real blocked GEMMs take
 // the narrow 1-vector × 8-column tile at any k (gemm_driver.cpp,
-// narrow_tile), and at k = 16–96 the AVX2 table's main tile — complex ones,
-// and real ones with C's columns a multiple of 4 KiB apart (macro_kernel.h,
-// half_rate_mid_k). Same KC, same FMA order: the same bits as the main tile
+// narrow_tile), and at k = 16–96 other tiles: complex f32 the AVX2 table's
+// main tile, or the 512-bit 8×8 where panels of 3 would pad n (900 × 64),
+// complex f64 the 512-bit 4×4 (macro_kernel.h, half_rate_mid_k_complex),
+// real the AVX2 main tile where C's columns are a multiple of 4 KiB apart
+// (half_rate_mid_k). Same KC, same FMA order: the same bits as the main tile
 // — each op pair, k within and across KC blocks and at the window's ends,
 // edge rows and columns, 1 and 2 threads.
 template <typename T>
@@ -217,7 +219,7 @@ void half_rate_tile_bitwise(uint64_t seed) {
   const tblasOperation_t ops[2] = {TBLAS_OP_N, TBLAS_OP_T};
   // 1024 rows: C's columns 4 / 8 KiB apart (real: the AVX2 tile at k <= 96).
   const int64_t shapes[][3] = {{700, 300, 100}, {333, 190, 600}, {1100, 77, 257}, {520, 650, 90},
-                               {301, 299, 16},  {450, 200, 96},  {1024, 300, 64}};
+                               {301, 299, 16},  {450, 200, 96},  {1024, 300, 64}, {900, 64, 48}};
   for (const auto &sh : shapes)
     for (tblasOperation_t ta : ops)
       for (tblasOperation_t tb : ops)

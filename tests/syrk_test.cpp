@@ -545,7 +545,8 @@ void half_rate_tiles_bitwise(uint64_t seed) {
   // k = 4 the complex f32 8×8 for op(A) packed; at k = 5–11 past 80
   // columns (n = 81–97 at k = 7, 300 at k = 8 on two threads too) the 8×8,
   // but not at 1024 (k = 8); complex f64 at 81–300 columns with k = 5–64
-  // (81–97 × 7 / 37, 300 × 8 / 12 / 16) the 512-bit 4×4.
+  // (81–97 × 7 / 37, 300 × 8 / 12 / 16) and in the window at any n (1024 ×
+  // 16 / 64; upper on two threads the main tile) the 512-bit 4×4.
   const auto ks = [](int64_t n) {
     return n == 300    ? std::vector<int64_t>{8, 12, 16, 96, 100}
            : n == 1024 ? std::vector<int64_t>{4, 8, 16, 64}

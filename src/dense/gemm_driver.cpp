@@ -350,7 +350,7 @@ const GemmKernels<T> &planned_kernels(const tblasContext *h, const GemmKernels<T
                                       int64_t n, int64_t k, bool direct, int64_t ldc) {
   if (kcol) return *kcol;
   if constexpr (Complex) {
-    if (half_rate_mid_k<T>(h, k, direct)) return gemm_kernels<T>(Arch::avx2);
+    if (half_rate_mid_k<T>(h, k, direct)) return half_rate_mid_k_complex<T>(n, ldc);
   } else {
     if (!grouped && narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, direct, true))
       return narrow_columns_alias<T>(h, ldc, k, direct) ? gemm_kernels<T>(Arch::avx2)

@@ -265,22 +265,22 @@ bool direct_one_kc(const tblasContext *h, int64_t m, int64_t n, int64_t k, const
 // products with 16 <= k <= 96 (one KC block) run on the AVX2 table's 256-bit
 // main tile — same KC (f32 384, f64 256, complex 384 / 192 k-steps), same
 // FMAs per element, so the same bits — where:
-//  * complex (GEMM, SYRK / HERK): instead of the 512-bit 16×6 / 8×6
-//    complex tile. Zen 4, 1 thread, the two tables switchable at run time
-//    and alternated in one process with OpenBLAS (ZEN kernels), median of 5
-//    rounds, speed ÷ the 512-bit tile's over csyrk / zsyrk LT and UN and
-//    cgemm / zgemm (m = n, op(A) = N, op(B) = T), n = 128–2000: k = 16–96
-//    1.00–1.09 (most 1.02–1.06; zsyrk LT 1000×96 0.99), 2 threads 1.00–1.06
-//    — except zsyrk upper (UN / UT 500 × 32–64: 0.97–0.98), which keeps the
-//    512-bit tile on more than one thread (syrk_driver.cpp). Outside the
-//    window the 512-bit tile wins or ties: k = 8 0.82–1.03 (n = 2000:
+//  * complex (GEMM, SYRK / HERK): instead of the 512-bit 16×6 / 8×6 complex tile
+//    (since session 39 f64 and some f32 GEMMs take the 512-bit one-vector tiles
+//    instead: half_rate_mid_k_complex below). Zen 4, 1 thread, the two tables
+//    switchable at run time and alternated in one process with OpenBLAS (ZEN
+//    kernels), median of 5 rounds, speed ÷ the 512-bit tile's over csyrk / zsyrk
+//    LT and UN and cgemm / zgemm (m = n, op(A) = N, op(B) = T), n = 128–2000: k
+//    = 16–96 1.00–1.09 (most 1.02–1.06; zsyrk LT 1000×96 0.99), 2 threads
+//    1.00–1.06 — except zsyrk upper (UN / UT 500 × 32–64: 0.97–0.98), which
+//    keeps the 512-bit tile on more than one thread (syrk_driver.cpp). Outside
+//    the window the 512-bit tile wins or ties: k = 8 0.82–1.03 (n = 2000:
 //    0.82–0.95, C from memory), k = 12 0.95–1.09, k = 128–384 0.98–1.04. Not
 //    found why the smaller tile wins in the window: a stand-alone loop of the
-//    512-bit tile's k-steps and write-back (C in L1) ran csyrk's k = 8 tiles
-//    at 87–90 % of peak, the library's at 78 %; neither C prefetched a tile
-//    ahead, nor a write-back off the FMA pipes (add of the sign-flipped
-//    swap), nor k = 8 unrolled, nor the interior tiles in a loop of their own
-//    moved it.
+//    512-bit tile's k-steps and write-back (C in L1) ran csyrk's k = 8 tiles at
+//    87–90 % of peak, the library's at 78 %; neither C prefetched a tile ahead,
+//    nor a write-back off the FMA pipes (add of the sign-flipped swap), nor k =
+//    8 unrolled, nor the interior tiles in a loop of their own moved it.
 //  * real GEMM on the narrow 1-vector × 8-column tile (narrow_tile) with C's
 //    columns a multiple of 4 KiB apart: its 8 columns' lines fall in one set
 //    of the 8-way L1, the AVX2 tile's 6 leave two ways. Same method, sgemm /
@@ -305,6 +305,30 @@ bool half_rate_mid_k(const tblasContext *h, int64_t k, bool direct) {
 // 8-way L1, and a tile of many columns evicts its own C (see above and the
 // complex 8×8 rule in syrk_driver.cpp).
 inline bool columns_4k_apart(int64_t ldc, int64_t bytes) { return ldc * bytes % 4096 == 0; }
+// The complex tile in that window (session 39). f64: the 512-bit 4×4, not
+// the AVX2 4×3 — Zen 4, 1 thread, tables alternated in one process (11
+// rounds), speed ÷ the 4×3's: zgemm 20000 × 64 × 16–96 1.01–1.03 (64
+// columns are 22 panels of 3, 16 of 4), 2000 × 64 1.01–1.03, 2048² ×
+// 16–96 1.00–1.02, 300² / 500² / 1000² × 16–32 0.985–0.995 and × 64–96
+// 1.00; zsyrk LT / UT / LN / UN 500–2048 × 16–96 0.98–1.06. f32: the
+// 512-bit 8×8 where the 8×3's last panel of 3 would pad n by 1.5 % more
+// than the 8×8's panels of 8 and C's columns are not a multiple of 4 KiB
+// apart (see above): cgemm 20000 × 64 × 32–96 1.03, 2000 × 64 1.00–1.02;
+// where the padding is even, the 8×3 wins: cgemm 300²–1000² × 16 1.02–1.03
+// (× 64–96 1.00–1.01), csyrk 100 × 16–96 (pads 2 % and 4 %) 1.02–1.06;
+// 2048² (ldc 16 KiB) 1.01–1.06. The 256-bit tile also slows more when this
+// host's neighbours are busy (performance.md, session 38: 25–45 % against
+// 5–10 %): the 512-bit tiles where they tie.
+template <typename T>
+const GemmKernels<T> &half_rate_mid_k_complex(int64_t n, int64_t ldc) {
+  if constexpr (sizeof(T) == 8) {
+    return gemm_kernels_narrow<T>(Arch::avx512);
+  } else {
+    const int64_t pad3 = ceil_div(n, 3) * 3 - n, pad8 = ceil_div(n, 8) * 8 - n;
+    const bool c8 = 1000 * (pad3 - pad8) >= 15 * n && !columns_4k_apart(ldc, int64_t(2 * sizeof(T)));
+    return c8 ? *gemm_kernels_narrow_c8<T>(Arch::avx512) : gemm_kernels<T>(Arch::avx2);
+  }
+}
 // The real case above, for a product on the narrow tile: C's columns
 // a multiple of 4 KiB apart, in the window.
 template <typename T>

@@ -268,8 +268,13 @@ const GemmKernels<T> &syrk_kernels(const tblasContext *h, int64_t n, int64_t k, 
         narrow_columns_alias<T>(h, ldc, k, direct))
       return gemm_kernels<T>(Arch::avx2);
     if (t) return *t;
-    // Complex: the AVX2 main tile in GEMM's window of k (macro_kernel.h)
-    // and past it up to 256 columns (op(A) = T) or 200 (op N) — its 8×3 /
+    // Complex: in GEMM's window of k, f32 the AVX2 8×3 and f64 the 512-bit
+    // 4×4, as GEMM there (macro_kernel.h, half_rate_mid_k_complex; zsyrk /
+    // zherk LT and UN, n = 500–2048 × k = 16–96, builds side by side:
+    // 0.98–1.07, k = 16 at 1000 columns 0.98). Not GEMM's 8×8 for f32 where
+    // the 8×3 pads n: csyrk / cherk 88 × 96, 2 threads, 0.94–0.97 (the
+    // 8×8's diagonal blocks leave more outside the triangle). Past it, the
+    // AVX2 main tile up to 256 columns (op(A) = T) or 200 (op N) — its 8×3 /
     // 4×3 tiles leave less of the diagonal blocks outside the triangle. Zen
     // 4, the two tables alternated in one process (5 rounds), csyrk / zsyrk
     // LT and UT, n = 96–700 × k = 128 / 512 / 2048, speed ÷ the 512-bit
@@ -282,12 +287,14 @@ const GemmKernels<T> &syrk_kernels(const tblasContext *h, int64_t n, int64_t k, 
     // zsyrk / zherk LN / UN, n = 81–300 × k = 512–2048: n ≤ 200 1.01–1.08,
     // 250–300 0.97–1.03, so op N to 200 columns (builds side by side: 1T
     // 0.99–1.09, 2T 1.01–1.10 where the rule applies but for one 0.92).
-    // zsyrk / zherk upper on more than one thread keep the 512-bit tile
-    // (0.97–0.99).
+    // zsyrk / zherk upper on more than one thread keep the 512-bit main
+    // tile in and past the window (0.97–0.99; the 4×4 at 500 × 32 0.96).
     const bool past_window = k > 96 && !direct && n <= (rows_contiguous(opA) ? 256 : 200);
-    if (Complex && (half_rate_mid_k<T>(h, k, direct) || past_window) &&
-        (sizeof(T) == 4 || lower || h->num_threads == 1))
-      return gemm_kernels<T>(Arch::avx2);
+    if (Complex && (sizeof(T) == 4 || lower || h->num_threads == 1)) {
+      if (half_rate_mid_k<T>(h, k, direct))
+        return sizeof(T) == 8 ? gemm_kernels_narrow<T>(Arch::avx512) : gemm_kernels<T>(Arch::avx2);
+      if (past_window) return gemm_kernels<T>(Arch::avx2);
+    }
   }
   return Complex ? complex_syrk_kernels<T>(h->arch, n, opA) : gemm_kernels<T>(h->arch);
 }
