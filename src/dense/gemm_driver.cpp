@@ -351,6 +351,21 @@ const GemmKernels<T> &planned_kernels(const tblasContext *h, const GemmKernels<T
   if (kcol) return *kcol;
   if constexpr (Complex) {
     if (half_rate_mid_k<T>(h, k, direct)) return half_rate_mid_k_complex<T>(n, ldc);
+    // zgemm within the direct path's size on a half-rate core: the 512-bit
+    // 4×4 (one row vector of 4 complex, folded broadcasts) instead of the
+    // 8×6. Zen 4, 1 thread, tables alternated in one process (11 rounds),
+    // speed ÷ the 8×6's: 8³ / 12³ / 16³ / 20³ / 24³ / 32³ 1.15 / 1.09 / 1.07
+    // / 1.14 / 1.04–1.06 / 1.08, 40³ / 48³ / 64³ 1.02–1.04, 64×64×32 1.03,
+    // 16×64×16 1.09, 64×16×64 1.02, 100×20×20 1.11, 20×100×20 0.98; builds
+    // side by side (`--peer-lib Old=`) 1.02–1.26. On one thread only (the
+    // handle's, or the flop rule's): split over 2, 44³–56³ read 0.95–0.99
+    // (48³ 0.92 between builds), and zgemm 128³ (the direct path's one-KC
+    // extension) 0.90 in session 38. cgemm's 8×8 was mixed here (16×64×16
+    // 0.95, 12³ 0.92, 8³ 1.35): not taken.
+    const double macs = double(m) * double(n) * double(k);
+    if (sizeof(T) == 8 && direct && h->arch == Arch::avx512 && h->zmm_half_rate && macs <= kDirectMaxMacsComplex &&
+        (h->num_threads == 1 || 8.0 * macs < 2.0 * kMinFlopsPerThread))
+      return gemm_kernels_narrow<T>(Arch::avx512);
   } else {
     if (!grouped && narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, direct, true))
       return narrow_columns_alias<T>(h, ldc, k, direct) ? gemm_kernels<T>(Arch::avx2)
