@@ -206,7 +206,8 @@ void block_sweep(uint64_t seed) {
 // the narrow 1-vector × 8-column tile at any k (gemm_driver.cpp,
 // narrow_tile), and at k = 16–96 other tiles: complex f32 the AVX2 table's
 // main tile, or the 512-bit 8×8 where panels of 3 would pad n (900 × 64),
-// complex f64 the 512-bit 4×4 (macro_kernel.h, half_rate_mid_k_complex),
+// complex f64 the 512-bit 4×4 (macro_kernel.h, half_rate_mid_k_complex;
+// and within the direct size on one thread, 30 × 20 × 40: gemm_driver.cpp),
 // real the AVX2 main tile where C's columns are a multiple of 4 KiB apart
 // (half_rate_mid_k). Same KC, same FMA order: the same bits as the main tile
 // — each op pair, k within and across KC blocks and at the window's ends,
@@ -219,7 +220,8 @@ void half_rate_tile_bitwise(uint64_t seed) {
   const tblasOperation_t ops[2] = {TBLAS_OP_N, TBLAS_OP_T};
   // 1024 rows: C's columns 4 / 8 KiB apart (real: the AVX2 tile at k <= 96).
   const int64_t shapes[][3] = {{700, 300, 100}, {333, 190, 600}, {1100, 77, 257}, {520, 650, 90},
-                               {301, 299, 16},  {450, 200, 96},  {1024, 300, 64}, {900, 64, 48}};
+                               {301, 299, 16},  {450, 200, 96},  {1024, 300, 64}, {900, 64, 48},
+                               {30, 20, 40}};
   for (const auto &sh : shapes)
     for (tblasOperation_t ta : ops)
       for (tblasOperation_t tb : ops)
