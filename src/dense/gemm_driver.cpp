@@ -350,7 +350,7 @@ const GemmKernels<T> &planned_kernels(const tblasContext *h, const GemmKernels<T
                                       int64_t n, int64_t k, bool direct, int64_t ldc) {
   if (kcol) return *kcol;
   if constexpr (Complex) {
-    if (half_rate_mid_k<T>(h, k, direct)) return half_rate_mid_k_complex<T>(n, ldc);
+    if (half_rate_mid_k<T>(h, k, direct)) return half_rate_mid_k_complex<T>(n, ldc, true);
     // zgemm within the direct path's size on a half-rate core: the 512-bit
     // 4×4 (one row vector of 4 complex, folded broadcasts) instead of the
     // 8×6. Zen 4, 1 thread, tables alternated in one process (11 rounds),

@@ -318,14 +318,15 @@ inline bool columns_4k_apart(int64_t ldc, int64_t bytes) { return ldc * bytes % 
 // (× 64–96 1.00–1.01), csyrk 100 × 16–96 (pads 2 % and 4 %) 1.02–1.06;
 // 2048² (ldc 16 KiB) 1.01–1.06. The 256-bit tile also slows more when this
 // host's neighbours are busy (performance.md, session 38: 25–45 % against
-// 5–10 %): the 512-bit tiles where they tie.
+// 5–10 %): the 512-bit tiles where they tie. `pad_rule`: GEMM's f32 8×8
+// rule (SYRK keeps the 8×3: syrk_driver.cpp).
 template <typename T>
-const GemmKernels<T> &half_rate_mid_k_complex(int64_t n, int64_t ldc) {
+const GemmKernels<T> &half_rate_mid_k_complex(int64_t n, int64_t ldc, bool pad_rule) {
   if constexpr (sizeof(T) == 8) {
     return gemm_kernels_narrow<T>(Arch::avx512);
   } else {
     const int64_t pad3 = ceil_div(n, 3) * 3 - n, pad8 = ceil_div(n, 8) * 8 - n;
-    const bool c8 = 1000 * (pad3 - pad8) >= 15 * n && !columns_4k_apart(ldc, int64_t(2 * sizeof(T)));
+    const bool c8 = pad_rule && 1000 * (pad3 - pad8) >= 15 * n && !columns_4k_apart(ldc, int64_t(2 * sizeof(T)));
     return c8 ? *gemm_kernels_narrow_c8<T>(Arch::avx512) : gemm_kernels<T>(Arch::avx2);
   }
 }

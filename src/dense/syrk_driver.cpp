@@ -291,8 +291,7 @@ const GemmKernels<T> &syrk_kernels(const tblasContext *h, int64_t n, int64_t k, 
     // tile in and past the window (0.97–0.99; the 4×4 at 500 × 32 0.96).
     const bool past_window = k > 96 && !direct && n <= (rows_contiguous(opA) ? 256 : 200);
     if (Complex && (sizeof(T) == 4 || lower || h->num_threads == 1)) {
-      if (half_rate_mid_k<T>(h, k, direct))
-        return sizeof(T) == 8 ? gemm_kernels_narrow<T>(Arch::avx512) : gemm_kernels<T>(Arch::avx2);
+      if (half_rate_mid_k<T>(h, k, direct)) return half_rate_mid_k_complex<T>(n, ldc, false);
       if (past_window) return gemm_kernels<T>(Arch::avx2);
     }
   }
