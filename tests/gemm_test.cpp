@@ -208,6 +208,8 @@ void block_sweep(uint64_t seed) {
 // main tile, or the 512-bit 8×8 where panels of 3 would pad n (900 × 64),
 // complex f64 the 512-bit 4×4 (macro_kernel.h, half_rate_mid_k_complex;
 // and within the direct size on one thread, 30 × 20 × 40: gemm_driver.cpp),
+// real rows past the last whole vector, up to half a vector, on one thread
+// within the direct size the AVX2 table's tiles (17³, 20 × 30 × 25),
 // real the AVX2 main tile where C's columns are a multiple of 4 KiB apart
 // (half_rate_mid_k). Same KC, same FMA order: the same bits as the main tile
 // — each op pair, k within and across KC blocks and at the window's ends,
@@ -221,7 +223,8 @@ void half_rate_tile_bitwise(uint64_t seed) {
   // 1024 rows: C's columns 4 / 8 KiB apart (real: the AVX2 tile at k <= 96).
   const int64_t shapes[][3] = {{700, 300, 100}, {333, 190, 600}, {1100, 77, 257}, {520, 650, 90},
                                {301, 299, 16},  {450, 200, 96},  {1024, 300, 64}, {900, 64, 48},
-                               {30, 20, 40}};
+                               {30, 20, 40},    {17, 17, 17},   {20, 30, 25},    {41, 9, 40},
+                               {24, 13, 22}};
   for (const auto &sh : shapes)
     for (tblasOperation_t ta : ops)
       for (tblasOperation_t tb : ops)

@@ -335,6 +335,29 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
       return TESSERA_STATUS_ALLOC_FAILED;
     Ap = static_cast<T *>(h->workspace.a(0));
   }
+  // On a half-rate core, rows past the last whole 512-bit vector, at most
+  // half of one (f64 1–4, f32 1–8), with op(A) in place: those rows on the
+  // AVX2 table's tiles after the rest. A 256-bit FMA costs half of a
+  // 512-bit one there, and the AVX-512 tile spent a whole vector on them
+  // (dgemm 17×n×k: 3 vectors per column and k-step for 17 rows). Direct
+  // tiles of either table run the same FMAs per element (no k blocking),
+  // so the same bits. The second pass costs a fixed ~40 ns, hence n·k ≥
+  // 256. Zen 4, 1 thread, builds alternating in one process (15 rounds),
+  // speed ÷ before: dgemm 17³ / 18³ / 20³ / 12×20×20 1.09–1.11 / 1.11 /
+  // 1.06 / 1.09, 17×12×25 1.21, 20×16×20 1.11; sgemm 17³ / 18³ / 20³
+  // 1.09 / 1.09–1.11 / 1.06–1.07, 33×17×17 1.12; below the n·k floor it
+  // read 0.73–0.92 (dgemm 9³ / 10×12×12, sgemm 17×8×8 / 18×5×18); dgemm
+  // 25×16×16 (three passes) 0.975.
+  if (!Ap && !kcol && !wide16 && h->arch == Arch::avx512 && h->zmm_half_rate) {
+    constexpr int W = 64 / int(sizeof(T));
+    const int64_t tail = m % W;
+    if (m > W && tail > 0 && tail <= W / 2 && n * k >= 256) {
+      direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, m - tail, 0, n, Ap);
+      direct_real(gemm_kernels<T>(Arch::avx2), k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, m - tail, m, 0,
+                  n, Ap);
+      return TESSERA_STATUS_SUCCESS;
+    }
+  }
   direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n, Ap);
   return TESSERA_STATUS_SUCCESS;
 }

@@ -44,12 +44,14 @@ struct VF64 {
     if (lo == 4 && hi == 8)
       return _mm512_maskz_insertf64x4(__mmask8(0xFF), _mm512_setzero_pd(), _mm256_loadu_pd(p + 4), 1);
     if (lo == 0 && hi == 2) return _mm512_maskz_insertf64x2(__mmask8(0xFF), _mm512_setzero_pd(), _mm_loadu_pd(p), 0);
+    if (lo == 0 && hi == 1) return _mm512_maskz_insertf64x2(__mmask8(0xFF), _mm512_setzero_pd(), _mm_load_sd(p), 0);
     return load_span(p, lo, hi);
   }
   static void store_part(T *p, vec v, int lo, int hi) {
     if (lo == 0 && hi == 4) return _mm256_storeu_pd(p, _mm512_maskz_extractf64x4_pd(__mmask8(0xF), v, 0));
     if (lo == 4 && hi == 8) return _mm256_storeu_pd(p + 4, _mm512_maskz_extractf64x4_pd(__mmask8(0xF), v, 1));
     if (lo == 0 && hi == 2) return _mm_storeu_pd(p, _mm512_maskz_extractf64x2_pd(__mmask8(0x3), v, 0));
+    if (lo == 0 && hi == 1) return _mm_store_sd(p, _mm512_maskz_extractf64x2_pd(__mmask8(0x3), v, 0));
     store_span(p, v, lo, hi);
   }
   static vec set1(T x) { return _mm512_set1_pd(x); }
@@ -117,6 +119,7 @@ struct VF32 {
     if (lo == 0 && hi == 4) return _mm512_maskz_insertf32x4(__mmask16(0xFFFF), _mm512_setzero_ps(), _mm_loadu_ps(p), 0);
     if (lo == 0 && hi == 2)  // 64 bits at a float's alignment: the unaligned si64 forms
       return _mm512_maskz_insertf32x4(__mmask16(0xFFFF), _mm512_setzero_ps(), _mm_castsi128_ps(_mm_loadu_si64(p)), 0);
+    if (lo == 0 && hi == 1) return _mm512_maskz_insertf32x4(__mmask16(0xFFFF), _mm512_setzero_ps(), _mm_load_ss(p), 0);
     return load_span(p, lo, hi);
   }
   static void store_part(T *p, vec v, int lo, int hi) {
@@ -124,6 +127,7 @@ struct VF32 {
     if (lo == 8 && hi == 16) return _mm256_storeu_ps(p + 8, _mm512_maskz_extractf32x8_ps(__mmask8(0xFF), v, 1));
     if (lo == 0 && hi == 4) return _mm_storeu_ps(p, _mm512_maskz_extractf32x4_ps(__mmask8(0xF), v, 0));
     if (lo == 0 && hi == 2) return _mm_storeu_si64(p, _mm_castps_si128(_mm512_maskz_extractf32x4_ps(__mmask8(0xF), v, 0)));
+    if (lo == 0 && hi == 1) return _mm_store_ss(p, _mm512_maskz_extractf32x4_ps(__mmask8(0xF), v, 0));
     store_span(p, v, lo, hi);
   }
   static vec set1(T x) { return _mm512_set1_ps(x); }
