@@ -303,6 +303,37 @@ bool narrow_tile(Arch arch, bool half_rate, int64_t m, int64_t n, int64_t k, boo
          m >= 2 * gemm_kernels<T>(arch).mr && (n > 32 || n % 8 == 0 || n % 8 > 4) && (!units || n >= 16);
 }
 
+// On a half-rate core, rows past the last whole 512-bit vector, at most
+// half of one (f64 1–4, f32 1–8), with op(A) in place: those rows on the
+// AVX2 table's tiles after the rest. A 256-bit FMA costs half of a
+// 512-bit one there, and the AVX-512 tile spent a whole vector on them
+// (dgemm 17×n×k: 3 vectors per column and k-step for 17 rows). Direct
+// tiles of either table run the same FMAs per element (no k blocking),
+// so the same bits. The second pass costs a fixed ~40 ns, hence n·k ≥
+// 256. Zen 4, 1 thread, builds alternating in one process (15 rounds),
+// speed ÷ before: dgemm 17³ / 18³ / 20³ / 12×20×20 1.09–1.11 / 1.11 /
+// 1.06 / 1.09, 17×12×25 1.21, 20×16×20 1.11; sgemm 17³ / 18³ / 20³
+// 1.09 / 1.09–1.11 / 1.06–1.07, 33×17×17 1.12; below the n·k floor it
+// read 0.73–0.92 (dgemm 9³ / 10×12×12, sgemm 17×8×8 / 18×5×18); dgemm
+// 25×16×16 (three passes) 0.975.
+// (Out of line: as a third copy of direct_real inside direct_one_thread it
+// cost sgemm 16³, which never takes it, 1.5 %.)
+template <typename T>
+constexpr int kZmm = 64 / int(sizeof(T));  // a 512-bit vector's elements
+template <typename T>
+__attribute__((noinline)) tesseraStatus_t direct_row_tail(const tblasContext *h, int64_t m, int64_t n, int64_t k,
+                                                          const T *alpha, const GemmOperand<T> &A,
+                                                          const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {
+  const int64_t top = m - m % kZmm<T>;
+  const GemmKernels<T> &K = narrow_tile<T>(h->arch, h->zmm_half_rate, top, n, k, true, false)
+                                ? gemm_kernels_narrow<T>(h->arch)
+                                : gemm_kernels<T>(h->arch);
+  direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n, static_cast<T *>(nullptr));
+  direct_real(gemm_kernels<T>(Arch::avx2), k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, top, m, 0, n,
+              static_cast<T *>(nullptr));
+  return TESSERA_STATUS_SUCCESS;
+}
+
 // A real product on one thread through the direct tiles' panel loop, with
 // no plan, pool lease or work units (~40 ns of a 4×4×4 dgemm's 70 when it
 // went through them; OpenBLAS's whole call: 30): op(A) read in place when
@@ -322,6 +353,9 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   // partial panel (13, 20, 24, 28, 36) or m < 16 it read 0.93–1.17, so the
   // main table stays there. Each element's FMAs are the same in either
   // tile, so results do not change.
+  if (m > kZmm<T> && m % kZmm<T> > 0 && m % kZmm<T> <= kZmm<T> / 2 && n * k >= 256 && !kcol &&
+      a_columns_in_place(A) && h->arch == Arch::avx512 && h->zmm_half_rate)
+    return direct_row_tail(h, m, n, k, alpha, A, B, beta, C, ldc);
   const GemmKernels<T> *K16 = gemm_kernels_narrow_c8<T>(h->arch);
   const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
   const bool narrow = narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, true, false);
@@ -334,29 +368,6 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
     if (!h->workspace.reserve(1, size_t(ceil_div(m, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
       return TESSERA_STATUS_ALLOC_FAILED;
     Ap = static_cast<T *>(h->workspace.a(0));
-  }
-  // On a half-rate core, rows past the last whole 512-bit vector, at most
-  // half of one (f64 1–4, f32 1–8), with op(A) in place: those rows on the
-  // AVX2 table's tiles after the rest. A 256-bit FMA costs half of a
-  // 512-bit one there, and the AVX-512 tile spent a whole vector on them
-  // (dgemm 17×n×k: 3 vectors per column and k-step for 17 rows). Direct
-  // tiles of either table run the same FMAs per element (no k blocking),
-  // so the same bits. The second pass costs a fixed ~40 ns, hence n·k ≥
-  // 256. Zen 4, 1 thread, builds alternating in one process (15 rounds),
-  // speed ÷ before: dgemm 17³ / 18³ / 20³ / 12×20×20 1.09–1.11 / 1.11 /
-  // 1.06 / 1.09, 17×12×25 1.21, 20×16×20 1.11; sgemm 17³ / 18³ / 20³
-  // 1.09 / 1.09–1.11 / 1.06–1.07, 33×17×17 1.12; below the n·k floor it
-  // read 0.73–0.92 (dgemm 9³ / 10×12×12, sgemm 17×8×8 / 18×5×18); dgemm
-  // 25×16×16 (three passes) 0.975.
-  if (!Ap && !kcol && !wide16 && h->arch == Arch::avx512 && h->zmm_half_rate) {
-    constexpr int W = 64 / int(sizeof(T));
-    const int64_t tail = m % W;
-    if (m > W && tail > 0 && tail <= W / 2 && n * k >= 256) {
-      direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, m - tail, 0, n, Ap);
-      direct_real(gemm_kernels<T>(Arch::avx2), k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, m - tail, m, 0,
-                  n, Ap);
-      return TESSERA_STATUS_SUCCESS;
-    }
   }
   direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n, Ap);
   return TESSERA_STATUS_SUCCESS;
