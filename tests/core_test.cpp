@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <xmmintrin.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -345,6 +346,47 @@ TEST(Core, FlushToZeroReachesWorkers) {
             TESSERA_STATUS_SUCCESS);
   EXPECT_GT(C[0], 0.0f);
   tblasDestroy(h);
+}
+
+// Products between two threads' worth at the hot share (macro_kernel.h,
+// kMinFlopsPerHotThread) and at the cold one: on one thread when called
+// alone, on two in a loop of calls (ThreadPool::calls_frequent), bitwise the
+// same either way; a one-thread handle stays on one.
+TEST(Core, FrequentMidSizeCallsUseTwoThreads) {
+  tblasHandle_t h1, h2;
+  ASSERT_EQ(tblasCreate(&h1), TESSERA_STATUS_SUCCESS);
+  ASSERT_EQ(tblasCreate(&h2), TESSERA_STATUS_SUCCESS);
+  tblasSetNumThreads(h1, 1);
+  tblasSetNumThreads(h2, 2);
+  const int64_t n = 52;  // 140608 multiply-adds
+  std::mt19937_64 rng(77);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> A(n * n), B(n * n), C0(n * n);
+  for (auto *v : {&A, &B, &C0})
+    for (double &x : *v) x = u(rng);
+  const double alpha = 0.75, beta = -0.5;
+  std::vector<double> C1 = C0;
+  ASSERT_EQ(tblasDgemm(h1, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &alpha, A.data(), n, B.data(), n, &beta, C1.data(), n),
+            TESSERA_STATUS_SUCCESS);
+  int most = 0, used = 0;
+  for (int i = 0; i < 50; ++i) {
+    std::vector<double> C2 = C0;
+    ASSERT_EQ(tblasDgemm(h2, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &alpha, A.data(), n, B.data(), n, &beta, C2.data(), n),
+              TESSERA_STATUS_SUCCESS);
+    ASSERT_EQ(std::memcmp(C1.data(), C2.data(), C1.size() * sizeof(double)), 0) << "call " << i;
+    tblasGetLastThreads(h2, &used);
+    most = std::max(most, used);
+  }
+  EXPECT_EQ(most, 2) << "a loop of 52³ dgemm calls never used the second thread";
+  for (int i = 0; i < 5; ++i) {
+    std::vector<double> C3 = C0;
+    ASSERT_EQ(tblasDgemm(h1, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &alpha, A.data(), n, B.data(), n, &beta, C3.data(), n),
+              TESSERA_STATUS_SUCCESS);
+    tblasGetLastThreads(h1, &used);
+    EXPECT_EQ(used, 1);
+  }
+  tblasDestroy(h1);
+  tblasDestroy(h2);
 }
 
 }  // namespace

@@ -58,7 +58,17 @@ class ThreadPool {
   // Leases threads for `work` (any unit) of which each thread should get at
   // least `min_work`, split into at most `units` pieces, capped by the
   // handle's `max_threads`; *threads = what the call may use (>= 1).
-  Lease acquire_for(int max_threads, double work, double min_work, int64_t units, int *threads);
+  // hot_min_work (if smaller): the share that suffices when calls_frequent(),
+  // where joining costs a fraction of a microsecond rather than a wake-up.
+  Lease acquire_for(int max_threads, double work, double min_work, int64_t units, int *threads,
+                    double hot_min_work = 0);
+
+  // Whether a call made now may count on spinning workers: workers exist and
+  // none sleeps, or another call asked within about the spin time (a loop of
+  // calls: its first runs alone, its second wakes the workers, the rest find
+  // them spinning; calls milliseconds apart keep running alone). Records
+  // this call's time. A hint for choices that never change results.
+  bool calls_frequent();
 
   // Number of worker threads started so far (not counting callers).
   int workers() const { return static_cast<int>(workers_.size()); }
@@ -102,6 +112,8 @@ class ThreadPool {
   // (generation << 32) | closed bit | number of workers that joined.
   alignas(64) std::atomic<uint64_t> gate_{0};
   alignas(64) std::atomic<int> sleepers_{0};
+  std::atomic<int> started_{0};  // workers_.size(), readable without the lease
+  std::atomic<uint64_t> last_ask_{0};  // TSC of the last calls_frequent()
   std::atomic<bool> stop_{false};
 };
 

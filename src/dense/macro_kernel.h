@@ -32,6 +32,26 @@ inline int64_t tile_index(int64_t x, int64_t mr) { return x >> __builtin_ctzll(u
 // spinning worker costs ~1 µs, to a sleeping one tens of µs, and this much work
 // takes ~5 µs at one core's f64 peak.
 constexpr double kMinFlopsPerThread = 2.5e5;
+// While calls come often (ThreadPool::calls_frequent: within ~the spin time
+// of each other, as in any loop of GEMMs) the workers spin, joining costs
+// ~0.3 µs, and this much suffices. Zen 4, 2 threads, one build switching by an environment
+// variable (2 runs each), Tessera's GF/s at 1.0e5 ÷ at 2.5e5: sgemm 48³ /
+// 52³ / 56³ / 60³ 1.23 / 1.08 / 1.07 / 1.41, dgemm 1.46 / 1.28 / 1.52 /
+// 1.36, cgemm / zgemm 32³ 1.36 / 1.57, 36³ 1.67 / 1.74; ssyrk / dsyrk 64
+// 1.27–1.36 / 1.37–1.49, csyrk / zsyrk 48 1.56 / 1.55–1.66; 24³–44³ and
+// complex 40³–64³ (two threads either way) 0.98–1.04. With the workers
+// asleep (calls 5 ms apart) a 2-thread dgemm 48³ took 20–24 µs against
+// 10–12 on one thread (the wake-up): hence only for frequent calls.
+constexpr double kMinFlopsPerHotThread = 1.0e5;
+
+// Whether a call of `work` (the drivers' unit: multiply-adds) stays on one
+// thread without a plan: under two threads' worth at the hot share, or at
+// the cold one unless calls are frequent (not asked for a one-thread
+// handle). Thread counts never change results.
+inline bool under_two_threads(double work, int max_threads) {
+  return work < kMinFlopsPerHotThread ||
+         (work < kMinFlopsPerThread && (max_threads <= 1 || !ThreadPool::instance().calls_frequent()));
+}
 
 // Real problems up to this many multiply-adds skip packing (the direct kernel
 // reads A and B in place): below it, packing costs a large share of the work.
@@ -104,7 +124,8 @@ constexpr double kCCachedBytes = 12.0 * 1024 * 1024;
 
 // Leases threads for a call of `flops` with at most `max_units` units of work.
 inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int64_t max_units, int *threads) {
-  return ThreadPool::instance().acquire_for(h->num_threads, flops, kMinFlopsPerThread, max_units, threads);
+  return ThreadPool::instance().acquire_for(h->num_threads, flops, kMinFlopsPerThread, max_units, threads,
+                                            kMinFlopsPerHotThread);
 }
 
 // Every member has an initializer, so a plan is always fully defined. (GCC
