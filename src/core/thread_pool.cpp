@@ -178,17 +178,16 @@ ThreadPool::~ThreadPool() {
 
 ThreadPool::Lease ThreadPool::acquire_for(int max_threads, double work, double min_work, int64_t units,
                                             int *threads, double hot_min_work) {
-  // Between two threads' worth at the hot share and at the cold one: the
-  // hot share while calls come often.
-  if (max_threads > 1 && units > 1 && hot_min_work > 0 && hot_min_work < min_work && work < 2 * min_work &&
-      work >= 2 * hot_min_work && calls_frequent())
-    min_work = hot_min_work;
   // Work for one thread only: no pool, no locking (tiny calls felt ~10 ns of
-  // this function's arithmetic).
-  if (max_threads <= 1 || units <= 1 || !(work >= 2 * min_work)) {
+  // this function's arithmetic). Between two threads' worth at the hot share
+  // and at the cold one: the hot share while calls come often.
+  const bool serial = max_threads <= 1 || units <= 1 ||
+                      !(work >= 2 * min_work || (hot_min_work > 0 && work >= 2 * hot_min_work && calls_frequent()));
+  if (serial) {
     *threads = 1;
     return Lease(nullptr, 1);
   }
+  if (!(work >= 2 * min_work)) min_work = hot_min_work;
   double want = std::min<double>(max_threads, std::max(1.0, std::floor(work / min_work)));
   want = std::max(1.0, std::min<double>(want, double(units)));
   Lease lease = acquire(int(want));

@@ -237,6 +237,12 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
   return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs};
 }
 
+// The rows of m past its last whole vector of w, where there is a whole one
+// before them and they fill at most half of a vector; 0 otherwise. Such a
+// tail runs apart: on the k-grouped tiles (kgroup_tail_rows) or, in
+// direct_one_thread on a half-rate core, on 256-bit tiles (direct_row_tail).
+inline int64_t half_vector_tail(int64_t m, int64_t w) { return m > w && m % w <= w / 2 ? m % w : 0; }
+
 // Rows of C past the last whole row vector, when the k-grouped tiles should
 // take them: real, op(B) as the k-grouped tiles read it, more than one vector
 // of rows, and at most half a vector left over (f32 m % 16 = 1..8, f64 m % 8 =
@@ -252,9 +258,7 @@ int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmO
   // 20³ 0.86×, dgemm 28³ 0.87×, 20×8×200 0.91× split against unsplit).
   if (Complex || n < 16 || n * k < 1024 || kgroup_in_place<T, Complex>(arch, m, n, k, A, B).run) return 0;
   const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(arch);
-  if (!kg) return 0;
-  const int64_t lanes = 2 * kg->rows, tail = m % lanes;
-  return m > lanes && tail <= kg->rows && kgroup_takes_b(B, k) ? tail : 0;
+  return kg && kgroup_takes_b(B, k) ? half_vector_tail(m, 2 * kg->rows) : 0;
 }
 
 // Whether a real product of m rows over k steps runs on the narrow tile
@@ -303,6 +307,14 @@ bool narrow_tile(Arch arch, bool half_rate, int64_t m, int64_t n, int64_t k, boo
          m >= 2 * gemm_kernels<T>(arch).mr && (n > 32 || n % 8 == 0 || n % 8 > 4) && (!units || n >= 16);
 }
 
+// A real direct product's table on the main path: the narrow tile where
+// narrow_tile takes it, the main one otherwise.
+template <typename T>
+const GemmKernels<T> &direct_kernels(const tblasContext *h, int64_t m, int64_t n, int64_t k) {
+  return narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, true, false) ? gemm_kernels_narrow<T>(h->arch)
+                                                                          : gemm_kernels<T>(h->arch);
+}
+
 // On a half-rate core, rows past the last whole 512-bit vector, at most
 // half of one (f64 1–4, f32 1–8), with op(A) in place: those rows on the
 // AVX2 table's tiles after the rest. A 256-bit FMA costs half of a
@@ -324,11 +336,8 @@ template <typename T>
 __attribute__((noinline)) tesseraStatus_t direct_row_tail(const tblasContext *h, int64_t m, int64_t n, int64_t k,
                                                           const T *alpha, const GemmOperand<T> &A,
                                                           const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {
-  const int64_t top = m - m % kZmm<T>;
-  const GemmKernels<T> &K = narrow_tile<T>(h->arch, h->zmm_half_rate, top, n, k, true, false)
-                                ? gemm_kernels_narrow<T>(h->arch)
-                                : gemm_kernels<T>(h->arch);
-  direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n, static_cast<T *>(nullptr));
+  const int64_t top = m - half_vector_tail(m, kZmm<T>);
+  direct_real(direct_kernels<T>(h, top, n, k), k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n, static_cast<T *>(nullptr));
   direct_real(gemm_kernels<T>(Arch::avx2), k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, top, m, 0, n,
               static_cast<T *>(nullptr));
   return TESSERA_STATUS_SUCCESS;
@@ -353,16 +362,12 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   // partial panel (13, 20, 24, 28, 36) or m < 16 it read 0.93–1.17, so the
   // main table stays there. Each element's FMAs are the same in either
   // tile, so results do not change.
-  if (m > kZmm<T> && m % kZmm<T> > 0 && m % kZmm<T> <= kZmm<T> / 2 && n * k >= 256 && !kcol &&
-      a_columns_in_place(A) && h->arch == Arch::avx512 && h->zmm_half_rate)
+  if (half_vector_tail(m, kZmm<T>) > 0 && n * k >= 256 && !kcol && a_columns_in_place(A) &&
+      h->arch == Arch::avx512 && h->zmm_half_rate)
     return direct_row_tail(h, m, n, k, alpha, A, B, beta, C, ldc);
   const GemmKernels<T> *K16 = gemm_kernels_narrow_c8<T>(h->arch);
   const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
-  const bool narrow = narrow_tile<T>(h->arch, h->zmm_half_rate, m, n, k, true, false);
-  const GemmKernels<T> &K = kcol     ? *kcol
-                            : wide16 ? *K16
-                            : narrow ? gemm_kernels_narrow<T>(h->arch)
-                                     : gemm_kernels<T>(h->arch);
+  const GemmKernels<T> &K = kcol ? *kcol : wide16 ? *K16 : direct_kernels<T>(h, m, n, k);
   T *Ap = nullptr;
   if (!a_columns_in_place(A)) {
     if (!h->workspace.reserve(1, size_t(ceil_div(m, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
@@ -391,10 +396,13 @@ const GemmKernels<T> &planned_kernels(const tblasContext *h, const GemmKernels<T
     // speed ÷ the 8×6's: 8³ / 12³ / 16³ / 20³ / 24³ / 32³ 1.15 / 1.09 / 1.07
     // / 1.14 / 1.04–1.06 / 1.08, 40³ / 48³ / 64³ 1.02–1.04, 64×64×32 1.03,
     // 16×64×16 1.09, 64×16×64 1.02, 100×20×20 1.11, 20×100×20 0.98; builds
-    // side by side (`--peer-lib Old=`) 1.02–1.26. On one thread only (the
-    // handle's, or the flop rule's): split over 2, 44³–56³ read 0.95–0.99
-    // (48³ 0.92 between builds), and zgemm 128³ (the direct path's one-KC
-    // extension) 0.90 in session 38. cgemm's 8×8 was mixed here (16×64×16
+    // side by side (`--peer-lib Old=`) 1.02–1.26. On a one-thread handle,
+    // or below the flop rule's cold floor for two threads (5e5 flops, 39³):
+    // split over 2, 44³–56³ read 0.95–0.99 (48³ 0.92 between builds), and
+    // zgemm 128³ (the direct path's one-KC extension) 0.90 in session 38.
+    // (Frequent calls may still get two threads from 2e5 flops, 30³, by the
+    // hot floor, macro_kernel.h: zgemm 32³ 2T then read 1.72× the best peer,
+    // `gemm40b`.) cgemm's 8×8 was mixed here (16×64×16
     // 0.95, 12³ 0.92, 8³ 1.35): not taken.
     const double macs = double(m) * double(n) * double(k);
     if (sizeof(T) == 8 && direct && h->arch == Arch::avx512 && h->zmm_half_rate && macs <= kDirectMaxMacsComplex &&

@@ -31,6 +31,7 @@
 // element twice, so packing cost 2× and wide shapes ran at half speed.)
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "core/cpu.h"
 
@@ -196,102 +197,66 @@ extern const KGroupKernels<float> kF32KGroup;
 extern const KGroupKernels<double> kF64KGroup;
 }
 
+// The lookups, inline: tiny GEMMs make several per call (sgemm 16³ had
+// spent ~2 ns in each call to the out-of-line ones). by_type<T>(f32, f64):
+// the table of T's precision.
+template <typename T, typename F, typename D>
+constexpr const auto &by_type(const F &f32, const D &f64) {
+  if constexpr (std::is_same_v<T, float>) return f32;
+  else return f64;
+}
+
 template <typename T>
-const GemmKernels<T> &gemm_kernels(Arch arch);
+inline const GemmKernels<T> &gemm_kernels(Arch arch) {
+  switch (arch) {
+    case Arch::avx512: return by_type<T>(avx512::kF32, avx512::kF64);
+    case Arch::avx2: return by_type<T>(avx2::kF32, avx2::kF64);
+    case Arch::generic: break;
+  }
+  return by_type<T>(generic::kF32, generic::kF64);
+}
 // A table with a narrower tile, for complex problems only a few rows or
 // columns wide (small-n SYRK: less of each diagonal tile is outside the
 // triangle); the main table where the ISA has none.
 template <typename T>
-const GemmKernels<T> &gemm_kernels_narrow(Arch arch);
+inline const GemmKernels<T> &gemm_kernels_narrow(Arch arch) {
+  switch (arch) {
+    case Arch::avx512: return by_type<T>(avx512::kF32Narrow, avx512::kF64Narrow);
+    case Arch::avx2: return by_type<T>(avx2::kF32Narrow, avx2::kF64Narrow);
+    case Arch::generic: break;
+  }
+  return gemm_kernels<T>(arch);
+}
 // The narrow tile's row vector × 8 complex columns (16 real), where the ISA
 // has one (AVX-512, f32: complex SYRK, and tiny sgemm with one full row
-// vector and n a multiple of 16); nullptr elsewhere.
+// vector and n a multiple of 16); nullptr elsewhere (f64: zsyrk's 4×8 tile
+// measured slower than its 4×4 one, n = 4, 8: 1.1–1.3× the time).
 template <typename T>
-const GemmKernels<T> *gemm_kernels_narrow_c8(Arch arch);
+inline const GemmKernels<T> *gemm_kernels_narrow_c8(Arch arch) {
+  if constexpr (std::is_same_v<T, float>) return arch == Arch::avx512 ? &avx512::kF32NarrowC8 : nullptr;
+  else return nullptr;
+}
 // The column table for n columns (direct entry only: an MV-vector × n-column
 // tile) for real GEMMs with n <= 2 and op(A) read in place, where the ISA
 // has one (AVX-512, AVX2); nullptr elsewhere.
 template <typename T>
-const GemmKernels<T> *gemm_kernels_column(Arch arch, int64_t n);
+inline const GemmKernels<T> *gemm_kernels_column(Arch arch, int64_t n) {
+  if (n != 1 && n != 2) return nullptr;
+  switch (arch) {
+    case Arch::avx512:
+      return n == 1 ? &by_type<T>(avx512::kF32Column, avx512::kF64Column)
+                    : &by_type<T>(avx512::kF32Column2, avx512::kF64Column2);
+    case Arch::avx2:
+      return n == 1 ? &by_type<T>(avx2::kF32Column, avx2::kF64Column)
+                    : &by_type<T>(avx2::kF32Column2, avx2::kF64Column2);
+    case Arch::generic: break;
+  }
+  return nullptr;
+}
 // The k-grouped tiles where the ISA has them (AVX-512), nullptr elsewhere.
 template <typename T>
-const KGroupKernels<T> *gemm_kernels_kgroup(Arch arch);
-
-// The lookups, inline: tiny GEMMs make several per call (sgemm 16³ had
-// spent ~2 ns in each call to the out-of-line ones).
-
-template <>
-inline const GemmKernels<float> &gemm_kernels<float>(Arch arch) {
-  switch (arch) {
-    case Arch::avx512: return avx512::kF32;
-    case Arch::avx2: return avx2::kF32;
-    case Arch::generic: break;
-  }
-  return generic::kF32;
-}
-
-template <>
-inline const GemmKernels<double> &gemm_kernels<double>(Arch arch) {
-  switch (arch) {
-    case Arch::avx512: return avx512::kF64;
-    case Arch::avx2: return avx2::kF64;
-    case Arch::generic: break;
-  }
-  return generic::kF64;
-}
-
-template <>
-inline const GemmKernels<float> &gemm_kernels_narrow<float>(Arch arch) {
-  switch (arch) {
-    case Arch::avx512: return avx512::kF32Narrow;
-    case Arch::avx2: return avx2::kF32Narrow;
-    case Arch::generic: break;
-  }
-  return gemm_kernels<float>(arch);
-}
-
-template <>
-inline const GemmKernels<double> &gemm_kernels_narrow<double>(Arch arch) {
-  switch (arch) {
-    case Arch::avx512: return avx512::kF64Narrow;
-    case Arch::avx2: return avx2::kF64Narrow;
-    case Arch::generic: break;
-  }
-  return gemm_kernels<double>(arch);
-}
-
-template <>
-inline const GemmKernels<float> *gemm_kernels_narrow_c8<float>(Arch arch) {
-  return arch == Arch::avx512 ? &avx512::kF32NarrowC8 : nullptr;
-}
-
-template <>
-inline const GemmKernels<double> *gemm_kernels_narrow_c8<double>(Arch) {
-  return nullptr;  // zsyrk's 4×8 tile measured slower than its 4×4 one (n = 4, 8: 1.1–1.3× the time)
-}
-
-template <>
-inline const GemmKernels<float> *gemm_kernels_column<float>(Arch arch, int64_t n) {
-  if (n == 1) return arch == Arch::avx512 ? &avx512::kF32Column : arch == Arch::avx2 ? &avx2::kF32Column : nullptr;
-  if (n == 2) return arch == Arch::avx512 ? &avx512::kF32Column2 : arch == Arch::avx2 ? &avx2::kF32Column2 : nullptr;
-  return nullptr;
-}
-
-template <>
-inline const GemmKernels<double> *gemm_kernels_column<double>(Arch arch, int64_t n) {
-  if (n == 1) return arch == Arch::avx512 ? &avx512::kF64Column : arch == Arch::avx2 ? &avx2::kF64Column : nullptr;
-  if (n == 2) return arch == Arch::avx512 ? &avx512::kF64Column2 : arch == Arch::avx2 ? &avx2::kF64Column2 : nullptr;
-  return nullptr;
-}
-
-template <>
-inline const KGroupKernels<float> *gemm_kernels_kgroup<float>(Arch arch) {
-  return arch == Arch::avx512 ? &avx512::kF32KGroup : nullptr;
-}
-
-template <>
-inline const KGroupKernels<double> *gemm_kernels_kgroup<double>(Arch arch) {
-  return arch == Arch::avx512 ? &avx512::kF64KGroup : nullptr;
+inline const KGroupKernels<T> *gemm_kernels_kgroup(Arch arch) {
+  return arch == Arch::avx512 ? &by_type<T>(avx512::kF32KGroup, avx512::kF64KGroup) : nullptr;
 }
 
 }  // namespace tessera::dense
