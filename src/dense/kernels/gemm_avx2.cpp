@@ -56,13 +56,13 @@ struct VF64 {
   }
   static vec set1(T x) { return _mm256_set1_pd(x); }
   static vec bcast(const T *p) { return _mm256_broadcast_sd(p); }
-  static vec fmadd_bcast(vec a, const T *p, vec c) { return fmadd(a, bcast(p), c); }
   static vec fmadd(vec a, vec b, vec c) { return _mm256_fmadd_pd(a, b, c); }
   static vec mul(vec a, vec b) { return _mm256_mul_pd(a, b); }
   static vec add(vec a, vec b) { return _mm256_add_pd(a, b); }
   static vec swap_pairs(vec a) { return _mm256_permute_pd(a, 0x5); }
   static vec addsub(vec a, vec b) { return _mm256_addsub_pd(a, b); }
   // r[i] holds 2 complex of row i → r[l] holds element l of rows 0, 1.
+  static constexpr bool kDupPairs = false;  // see gemm_avx512.cpp
   static constexpr bool kTransposeC = true;
   static void transpose_c(vec (&r)[2]) {
     const vec t0 = _mm256_permute2f128_pd(r[0], r[1], 0x20), t1 = _mm256_permute2f128_pd(r[0], r[1], 0x31);
@@ -94,7 +94,6 @@ struct VF32 {
   }
   static vec set1(T x) { return _mm256_set1_ps(x); }
   static vec bcast(const T *p) { return _mm256_broadcast_ss(p); }
-  static vec fmadd_bcast(vec a, const T *p, vec c) { return fmadd(a, bcast(p), c); }
   static vec fmadd(vec a, vec b, vec c) { return _mm256_fmadd_ps(a, b, c); }
   static vec mul(vec a, vec b) { return _mm256_mul_ps(a, b); }
   static vec add(vec a, vec b) { return _mm256_add_ps(a, b); }
@@ -102,6 +101,7 @@ struct VF32 {
   static vec addsub(vec a, vec b) { return _mm256_addsub_ps(a, b); }
   // r[i] holds 4 complex (64-bit units) of row i → r[l] holds element l of
   // rows 0..3.
+  static constexpr bool kDupPairs = false;  // see gemm_avx512.cpp
   static constexpr bool kTransposeC = true;
   static void transpose_c(vec (&r)[4]) {
     const __m256d a0 = _mm256_castps_pd(r[0]), a1 = _mm256_castps_pd(r[1]), a2 = _mm256_castps_pd(r[2]),

@@ -56,20 +56,19 @@ struct VF64 {
   }
   static vec set1(T x) { return _mm512_set1_pd(x); }
   static vec bcast(const T *p) { return _mm512_set1_pd(*p); }
-  // c + a·(*p in every lane), the broadcast a {1to8} memory operand of the
-  // FMA itself. With a broadcast feeding two FMAs (tiles of two row
-  // vectors) GCC loads it into a register once (vbroadcastsd) and so spends
-  // a µop per column and k-step beside the FMAs; folded, the broadcast is
-  // loaded twice, which the load ports absorb. Written as asm because GCC
-  // will not fold a value used twice. (Measured in gemm_template.inc.)
-  static vec fmadd_bcast(vec a, const T *p, vec c) {
-    asm("vfmadd231pd %[b]%{1to8%}, %[a], %[c]" : [c] "+v"(c) : [a] "v"(a), [b] "m"(*p));
-    return c;
-  }
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_pd(a, b, c); }
   static vec mul(vec a, vec b) { return _mm512_mul_pd(a, b); }
   static vec add(vec a, vec b) { return _mm512_add_pd(a, b); }
   static vec swap_pairs(vec a) { return _mm512_shuffle_pd(a, a, 0x55); }
+  // Complex tiles of one row vector (see ctile): each element's real or
+  // imaginary part in both of its lanes, a complex pair of B in every pair
+  // of lanes, odd (imaginary) lanes taken from b. Masked forms with every
+  // lane kept: the GCC 12 false positive above.
+  static constexpr bool kDupPairs = true;
+  static vec dup_re(vec a) { return _mm512_mask_movedup_pd(a, __mmask8(0xFF), a); }
+  static vec dup_im(vec a) { return _mm512_mask_permute_pd(a, __mmask8(0xFF), a, 0xFF); }
+  static vec bcast_pair(const T *p) { return _mm512_maskz_broadcast_f64x2(__mmask8(0xFF), _mm_loadu_pd(p)); }
+  static vec blend_im(vec a, vec b) { return _mm512_mask_blend_pd(__mmask8(0xAA), a, b); }
   // AVX-512 has no addsub: a*1 - b in even lanes, a*1 + b in odd (exact).
   static vec addsub(vec a, vec b) { return _mm512_fmaddsub_pd(a, _mm512_set1_pd(1.0), b); }
   // r[i] holds 4 complex (128-bit lanes) of row i → r[l] holds element l of
@@ -132,14 +131,19 @@ struct VF32 {
   }
   static vec set1(T x) { return _mm512_set1_ps(x); }
   static vec bcast(const T *p) { return _mm512_set1_ps(*p); }
-  static vec fmadd_bcast(vec a, const T *p, vec c) {  // as VF64
-    asm("vfmadd231ps %[b]%{1to16%}, %[a], %[c]" : [c] "+v"(c) : [a] "v"(a), [b] "m"(*p));
-    return c;
-  }
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_ps(a, b, c); }
   static vec mul(vec a, vec b) { return _mm512_mul_ps(a, b); }
   static vec add(vec a, vec b) { return _mm512_add_ps(a, b); }
   static vec swap_pairs(vec a) { return _mm512_shuffle_ps(a, a, 0xB1); }
+  static constexpr bool kDupPairs = true;  // as VF64
+  static vec dup_re(vec a) { return _mm512_mask_moveldup_ps(a, __mmask16(0xFFFF), a); }
+  static vec dup_im(vec a) { return _mm512_mask_movehdup_ps(a, __mmask16(0xFFFF), a); }
+  static vec bcast_pair(const T *p) {
+    double pair;  // (re, im) as one 64-bit lane: vbroadcastsd
+    std::memcpy(&pair, p, sizeof pair);
+    return _mm512_castpd_ps(_mm512_set1_pd(pair));
+  }
+  static vec blend_im(vec a, vec b) { return _mm512_mask_blend_ps(__mmask16(0xAAAA), a, b); }
   static vec addsub(vec a, vec b) { return _mm512_fmaddsub_ps(a, _mm512_set1_ps(1.0f), b); }
   // r[i] holds 8 complex (64-bit units) of row i → r[l] holds element l of
   // rows 0..7: pairs interleaved, then 128-bit lanes gathered in two rounds.

@@ -23,6 +23,7 @@ struct VGeneric {
   // portability, not speed.
   static constexpr bool kSmallK = false;
   static constexpr bool kPartialMoves = false;
+  static constexpr bool kDupPairs = false;  // see gemm_avx512.cpp
   static constexpr bool kTransposeC = false;  // no transpose_c (packers move elements one by one)
   static vec zero() {
     vec r;
@@ -51,7 +52,6 @@ struct VGeneric {
     return r;
   }
   static vec bcast(const T *p) { return set1(*p); }
-  static vec fmadd_bcast(vec a, const T *p, vec c) { return fmadd(a, bcast(p), c); }
   static vec fmadd(vec a, vec b, vec c) {
     for (int i = 0; i < N; ++i) c.v[i] = a.v[i] * b.v[i] + c.v[i];
     return c;
