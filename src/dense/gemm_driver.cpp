@@ -267,15 +267,20 @@ int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmO
 // tile's 12 columns — 24–36 lines of C, all in the same 2–3 sets of the
 // 8-way L1 where ldc is a multiple of 4 KiB — evict each other and the
 // next tile's prefetched lines. The same FMAs per element in the same
-// order, so the same bits whichever tile runs. AVX-512, k from 5 (the
-// k <= 4 loops are the main tile's), at least two main tiles of rows, and
-// at most 32 steps on the direct path, 64 on the blocked one. Zen 4, 1
+// order, so the same bits whichever tile runs. AVX-512 on a core that runs
+// 512-bit operations at half rate (one FMA pipe: the narrow tile's 8 chains
+// are twice what it needs), k from 5 (the k <= 4 loops are the main
+// tile's), at least two main tiles of rows, and at most 32 steps on the
+// direct path, 64 on the blocked one. On Zen 5's two FMA pipes the 8
+// chains are just the latency × pipes, and the main tile won everywhere
+// (1T, builds side by side, 7 rounds, main ÷ narrow: dgemm 32³ 1.26,
+// 2048²×32 1.18, 1000²×8 1.32, 100×30×8 1.28, 20000×64×64 1.15; sgemm
+// 2048²×16 / ×32 1.25 / 1.20, 1000²×8 1.31, 40³ 1.05). Zen 4, 1
 // thread, builds side by side, speed ÷ the main tile's:
 //  - blocked: sgemm / dgemm 1024² and 2048² × k = 16 / 32 / 64 1.18 /
 //    1.09–1.10 / 1.04–1.07, 1024×4096×32 and 4096×1024×32 1.09–1.11; ldc
 //    1000 / 2000 at k = 32 1.03–1.04; k = 96–192 1.00–1.04, left on the
-//    main tile (the narrow tile's 8 FMA chains just cover Zen 5's two
-//    pipes; not measured there). 2 threads: 1.02–1.20.
+//    main tile. 2 threads: 1.02–1.20.
 //  - direct: NN / NT / TN / TT geomean over 10 shapes each 1.03 / 1.02 /
 //    1.05 / 1.05 (dgemm 33×33×8 1.07–1.11, 100×30×8 1.07–1.14, 250×13×16
 //    1.11–1.20, 64×64×8 1.06–1.11); between one and two main tiles of rows
@@ -302,8 +307,8 @@ int64_t kgroup_tail_rows(Arch arch, int64_t m, int64_t n, int64_t k, const GemmO
 //    sgemm / dgemm 64×2000×2000 0.96–0.98, 64×64×20000 0.97–0.99).
 template <typename T>
 bool narrow_tile(Arch arch, bool half_rate, int64_t m, int64_t n, int64_t k, bool direct, bool units) {
-  const bool any_k = half_rate && !direct && m >= 256 && n >= 256;
-  return arch == Arch::avx512 && k > 4 && (direct ? k <= 32 : any_k || k <= 64) &&
+  const bool any_k = !direct && m >= 256 && n >= 256;
+  return arch == Arch::avx512 && half_rate && k > 4 && (direct ? k <= 32 : any_k || k <= 64) &&
          m >= 2 * gemm_kernels<T>(arch).mr && (n > 32 || n % 8 == 0 || n % 8 > 4) && (!units || n >= 16);
 }
 
