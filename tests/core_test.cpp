@@ -21,6 +21,7 @@
 #include "core/handle.h"
 #include "core/thread_pool.h"
 #include "tessera/blas.h"
+#include "test_util.h"
 
 namespace {
 
@@ -349,16 +350,14 @@ TEST(Core, FlushToZeroReachesWorkers) {
 }
 
 // Products between two threads' worth at the hot share (macro_kernel.h,
-// kMinFlopsPerHotThread) and at the cold one: on one thread when called
-// alone, on two in a loop of calls (ThreadPool::calls_frequent), bitwise the
-// same either way; a one-thread handle stays on one.
-TEST(Core, FrequentMidSizeCallsUseTwoThreads) {
-  tblasHandle_t h1, h2;
-  ASSERT_EQ(tblasCreate(&h1), TESSERA_STATUS_SUCCESS);
-  ASSERT_EQ(tblasCreate(&h2), TESSERA_STATUS_SUCCESS);
+// kMinFlopsPerHotThread, thread_work) and at the cold one: on two threads
+// in a loop of calls (ThreadPool::calls_frequent), bitwise the same as on
+// one; a one-thread handle stays on one. `h2` a 2-thread handle, n the
+// dgemm's size; returns the most threads a loop of 50 calls used.
+int frequent_dgemm_threads(tblasHandle_t h2, int64_t n) {
+  tblasHandle_t h1;
+  EXPECT_EQ(tblasCreate(&h1), TESSERA_STATUS_SUCCESS);
   tblasSetNumThreads(h1, 1);
-  tblasSetNumThreads(h2, 2);
-  const int64_t n = 52;  // 140608 multiply-adds
   std::mt19937_64 rng(77);
   std::uniform_real_distribution<double> u(-1, 1);
   std::vector<double> A(n * n), B(n * n), C0(n * n);
@@ -366,27 +365,45 @@ TEST(Core, FrequentMidSizeCallsUseTwoThreads) {
     for (double &x : *v) x = u(rng);
   const double alpha = 0.75, beta = -0.5;
   std::vector<double> C1 = C0;
-  ASSERT_EQ(tblasDgemm(h1, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &alpha, A.data(), n, B.data(), n, &beta, C1.data(), n),
+  EXPECT_EQ(tblasDgemm(h1, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &alpha, A.data(), n, B.data(), n, &beta, C1.data(), n),
             TESSERA_STATUS_SUCCESS);
   int most = 0, used = 0;
   for (int i = 0; i < 50; ++i) {
     std::vector<double> C2 = C0;
-    ASSERT_EQ(tblasDgemm(h2, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &alpha, A.data(), n, B.data(), n, &beta, C2.data(), n),
+    EXPECT_EQ(tblasDgemm(h2, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &alpha, A.data(), n, B.data(), n, &beta, C2.data(), n),
               TESSERA_STATUS_SUCCESS);
-    ASSERT_EQ(std::memcmp(C1.data(), C2.data(), C1.size() * sizeof(double)), 0) << "call " << i;
+    EXPECT_EQ(std::memcmp(C1.data(), C2.data(), C1.size() * sizeof(double)), 0) << "n " << n << ", call " << i;
     tblasGetLastThreads(h2, &used);
     most = std::max(most, used);
   }
-  EXPECT_EQ(most, 2) << "a loop of 52³ dgemm calls never used the second thread";
   for (int i = 0; i < 5; ++i) {
     std::vector<double> C3 = C0;
-    ASSERT_EQ(tblasDgemm(h1, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &alpha, A.data(), n, B.data(), n, &beta, C3.data(), n),
+    EXPECT_EQ(tblasDgemm(h1, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &alpha, A.data(), n, B.data(), n, &beta, C3.data(), n),
               TESSERA_STATUS_SUCCESS);
     tblasGetLastThreads(h1, &used);
     EXPECT_EQ(used, 1);
   }
   tblasDestroy(h1);
-  tblasDestroy(h2);
+  return most;
+}
+
+// 52³ (140608 multiply-adds) reaches two threads where the work counts in
+// full (a half-rate 512-bit core, or AVX2), 64³ (262144) where f64 counts at
+// half (a full-rate 512-bit core), which keeps 52³ on one.
+TEST(Core, FrequentMidSizeCallsUseTwoThreads) {
+  if (tesseraArchSupported(TESSERA_ARCH_AVX512)) {
+    tt::HalfRatePair H;
+    H.set_threads(2);
+    EXPECT_EQ(frequent_dgemm_threads(H.half, 52), 2) << "half rate: 52³ in a loop never used the second thread";
+    EXPECT_EQ(frequent_dgemm_threads(H.full, 64), 2) << "full rate: 64³ in a loop never used the second thread";
+    EXPECT_EQ(frequent_dgemm_threads(H.full, 52), 1) << "full rate: 52³ is under two threads' worth";
+  } else {
+    tblasHandle_t h2;
+    ASSERT_EQ(tblasCreate(&h2), TESSERA_STATUS_SUCCESS);
+    tblasSetNumThreads(h2, 2);
+    EXPECT_EQ(frequent_dgemm_threads(h2, 52), 2) << "52³ in a loop never used the second thread";
+    tblasDestroy(h2);
+  }
 }
 
 }  // namespace

@@ -358,6 +358,7 @@ TEST(Gemm, SpecialValuesComplexDouble) { special_values<std::complex<double>>();
 // Bitwise identical results for 1, 2 and 3 threads on every path.
 template <typename T>
 void thread_determinism() {
+  tt::FullThreadWork full_work;  // the cases' sizes split as the thread rule counts flops in full
   const Case cases[] = {{TBLAS_OP_N, TBLAS_OP_N, 300, 280, 270, 1, 0, 3},
                         {TBLAS_OP_T, TBLAS_OP_C, 61, 700, 100, 0, 2, 0},
                         {TBLAS_OP_N, TBLAS_OP_T, 900, 20, 64, 0, 0, 0},

@@ -195,6 +195,7 @@ void small_k(bool herk, uint64_t seed) {
 // small-k loops and the general tile, 1 and 2 threads.
 template <typename T>
 void every_small_n(bool herk, uint64_t seed) {
+  tt::FullThreadWork full_work;  // k below splits as the thread rule counts flops in full
   std::mt19937_64 rng(seed);
   const tblasOperation_t trans = herk ? TBLAS_OP_C : TBLAS_OP_T;
   for (tesseraArch_t arch : supported_paths())
@@ -232,6 +233,7 @@ void every_small_n(bool herk, uint64_t seed) {
 // the other triangle untouched, both triangles, op N (A in place) and T.
 template <typename T>
 void real_strips(uint64_t seed) {
+  tt::FullThreadWork full_work;  // k below splits as the thread rule counts flops in full
   for (tesseraArch_t arch : supported_paths()) {
     int wide = 0;  // multi-threaded calls that split
     for (int64_t n : {5, 13, 24, 37, 50, 64, 77, 97, 130})

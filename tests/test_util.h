@@ -227,6 +227,33 @@ struct Handle {
   Handle &operator=(const Handle &) = delete;
 };
 
+// Sets an environment variable for the handles created in its scope (the
+// library reads its variables at tblasCreate) and restores it after.
+struct ScopedEnv {
+  std::string name, saved;
+  bool had = false;
+  ScopedEnv(const char *n, const char *value) : name(n) {
+    const char *old = std::getenv(n);
+    had = old != nullptr;
+    if (had) saved = old;
+    set(value);
+  }
+  void set(const char *value) { setenv(name.c_str(), value, 1); }
+  ~ScopedEnv() {
+    if (had) setenv(name.c_str(), saved.c_str(), 1);
+    else unsetenv(name.c_str());
+  }
+  ScopedEnv(const ScopedEnv &) = delete;
+  ScopedEnv &operator=(const ScopedEnv &) = delete;
+};
+
+// Handles created in its scope count a call's work in full for the thread
+// rule on every core (TESSERA_THREAD_WORK_SCALED=0), so that a shape chosen
+// to split across threads does so on a full-rate 512-bit core too.
+struct FullThreadWork : ScopedEnv {
+  FullThreadWork() : ScopedEnv("TESSERA_THREAD_WORK_SCALED", "0") {}
+};
+
 // Two handles on the AVX-512 path (the caller checks it is supported), one
 // created with TESSERA_ZMM_HALF_RATE=1 and one with 0 (the variable restored
 // after): a half-rate core's tile rules against the others', on any AVX-512
@@ -234,14 +261,10 @@ struct Handle {
 struct HalfRatePair {
   tblasHandle_t half = nullptr, full = nullptr;
   HalfRatePair() {
-    const char *old = std::getenv("TESSERA_ZMM_HALF_RATE");
-    const std::string saved = old ? old : "";
-    setenv("TESSERA_ZMM_HALF_RATE", "1", 1);
+    ScopedEnv env("TESSERA_ZMM_HALF_RATE", "1");
     tblasCreate(&half);
-    setenv("TESSERA_ZMM_HALF_RATE", "0", 1);
+    env.set("0");
     tblasCreate(&full);
-    if (old) setenv("TESSERA_ZMM_HALF_RATE", saved.c_str(), 1);
-    else unsetenv("TESSERA_ZMM_HALF_RATE");
     tblasSetArch(half, TESSERA_ARCH_AVX512);
     tblasSetArch(full, TESSERA_ARCH_AVX512);
   }

@@ -17,6 +17,11 @@ struct tblasContext {
   // 512-bit operations at half the 256-bit rate (default_zmm_half_rate; Zen 4):
   // SYRK's small-n tiles and GEMM's narrow-tile rule choose by it.
   bool zmm_half_rate = false;
+  // The thread rule counts a call's flops at a fraction on a core with
+  // full-rate 512-bit FMAs (dense/macro_kernel.h, thread_work); false (from
+  // TESSERA_THREAD_WORK_SCALED=0) counts them in full on every core, as
+  // tests that need a given shape to split do.
+  bool thread_work_scaled = true;
   tessera::Workspace workspace;
 };
 

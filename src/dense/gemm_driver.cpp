@@ -437,7 +437,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   const double macs = double(m) * double(n) * double(k);
   const InPlaceRows<T> ipr = kgroup_in_place<T, Complex>(h->arch, m, n, k, A, B);
   const bool kgt = ipr.run != nullptr;
-  if (kgt && under_two_threads(macs, h->num_threads)) {  // one thread by the flop rule: no plan
+  if (kgt && under_two_threads<T>(h, macs)) {  // one thread by the flop rule: no plan
     ipr.run(k, alpha[0], A.p, A.rs, B.p, ipr.ldb, beta[0], C, ldc, m, n, n);
     return TESSERA_STATUS_SUCCESS;
   }
@@ -459,7 +459,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
     if (!h->workspace.reserve(1, kgroup_a_bytes(*kg, k), 0)) return TESSERA_STATUS_ALLOC_FAILED;
     kg_a = static_cast<T *>(h->workspace.a(0));
     kg_pack(m, k, A.p, A.rs, A.cs, kg_a);
-    if (under_two_threads(macs, h->num_threads)) {  // one thread by the flop rule: no plan
+    if (under_two_threads<T>(h, macs)) {  // one thread by the flop rule: no plan
       kg_run(k, alpha[0], kg_a, B.p, kg_ldb, beta[0], C, ldc, m, n, n);
       return TESSERA_STATUS_SUCCESS;
     }
@@ -478,7 +478,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   const bool direct = kcol || (!kg && !kgt && (macs <= gemm_direct_max_macs<T, Complex>(h->arch, B, k) ||
                                        direct_one_kc<T, Complex>(h, m, n, k, A)));
   const bool one_thread = (h->num_threads == 1 && direct) ||
-                          under_two_threads(macs, h->num_threads);  // 2·macs flops: under two threads' worth
+                          under_two_threads<T>(h, macs);  // 2·macs flops: under two threads' worth
   if (!Complex && !kg && !kgt && one_thread) return direct_one_thread(h, kcol, m, n, k, alpha, A, B, beta, C, ldc);
 
   Level3Plan<T> p;
@@ -521,7 +521,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 
   const double flops = 2.0 * double(m) * double(n) * double(k) * s * s;
   int threads = 1;
-  ThreadPool::Lease lease = lease_threads(h, flops, p.m_tiles * p.n_tiles, &threads);
+  ThreadPool::Lease lease = lease_threads<T>(h, flops, p.m_tiles * p.n_tiles, &threads);
   choose_units(p, threads, flops);
 
   // Workspace: per thread, the A block and the B panel of the unit it runs.
@@ -563,7 +563,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
     const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
     if (tail == 0 && !alpha_zero && a_columns_in_place(A) && n > 2 && k > 0 &&
         (!kg || m > std::max(kg->rows, kg->rows_cols)) &&
-        under_two_threads(double(m) * double(n) * double(k), h->num_threads)) {
+        under_two_threads<T>(h, double(m) * double(n) * double(k))) {
       h->last_arch = h->arch;
       h->last_threads = 1;
       return direct_one_thread(h, static_cast<const GemmKernels<T> *>(nullptr), m, n, k, alpha, A, B, beta, C, ldc);

@@ -44,13 +44,32 @@ constexpr double kMinFlopsPerThread = 2.5e5;
 // 10–12 on one thread (the wake-up): hence only for frequent calls.
 constexpr double kMinFlopsPerHotThread = 1.0e5;
 
-// Whether a call of `work` (the drivers' unit: multiply-adds) stays on one
-// thread without a plan: under two threads' worth at the hot share, or at
-// the cold one unless calls are frequent (not asked for a one-thread
-// handle). Thread counts never change results.
-inline bool under_two_threads(double work, int max_threads) {
+// The work the two shares above are compared with: a call's flops on the
+// core kind they were measured on (Zen 4: 512-bit operations at half rate),
+// and a fraction of them on a core with full-rate 512-bit FMAs (Zen 5),
+// which runs the same call in half the time (f64) or less, and whose second
+// thread paid off only from ~4 µs of one-thread work. Zen 5, hot calls, 2
+// threads' speed ÷ 1 thread's (one process, 15 rounds): sgemm 56³ / 64³ /
+// 72³ / 80³ / 96³ 0.51 / 0.86 / 0.66 / 1.22 / 1.42, dgemm 48³ / 56³ / 64³
+// 0.82 / 0.96 / 1.15, cgemm 32³ / 36³ / 40³ / 48³ 0.62 / 0.80 / 1.02 /
+// 1.17, zgemm 32³ / 36³ / 40³ / 48³ 0.95 / 1.10 / 1.26 / 1.44 — hence f64
+// at half its flops, f32 (real or complex) at a quarter (unless the handle
+// counts work in full: thread_work_scaled).
+template <typename T>
+inline double thread_work(const tblasContext *h, double flops) {
+  if (!h->thread_work_scaled || h->arch != Arch::avx512 || h->zmm_half_rate) return flops;
+  return flops * (sizeof(T) == 4 ? 0.25 : 0.5);
+}
+
+// Whether a real call of `macs` multiply-adds stays on one thread without a
+// plan: under two threads' worth (2·macs flops, thread_work) at the hot
+// share, or at the cold one unless calls are frequent (not asked for a
+// one-thread handle). Thread counts never change results.
+template <typename T>
+inline bool under_two_threads(const tblasContext *h, double macs) {
+  const double work = thread_work<T>(h, macs);
   return work < kMinFlopsPerHotThread ||
-         (work < kMinFlopsPerThread && (max_threads <= 1 || !ThreadPool::instance().calls_frequent()));
+         (work < kMinFlopsPerThread && (h->num_threads <= 1 || !ThreadPool::instance().calls_frequent()));
 }
 
 // Real problems up to this many multiply-adds skip packing (the direct kernel
@@ -123,8 +142,9 @@ constexpr double kPackCycles = 3.0;
 constexpr double kCCachedBytes = 12.0 * 1024 * 1024;
 
 // Leases threads for a call of `flops` with at most `max_units` units of work.
+template <typename T>
 inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int64_t max_units, int *threads) {
-  return ThreadPool::instance().acquire_for(h->num_threads, flops, kMinFlopsPerThread, max_units, threads,
+  return ThreadPool::instance().acquire_for(h->num_threads, thread_work<T>(h, flops), kMinFlopsPerThread, max_units, threads,
                                             kMinFlopsPerHotThread);
 }
 

@@ -611,7 +611,7 @@ tesseraStatus_t syrk_execute(tblasContext *h, bool lower, bool herk, int64_t n, 
 
   const double flops = double(n) * double(n + 1) * double(k) * s * s;
   int threads = 1;
-  ThreadPool::Lease lease = lease_threads(h, flops, p.n_tiles, &threads);
+  ThreadPool::Lease lease = lease_threads<T>(h, flops, p.n_tiles, &threads);
   int64_t widest = n;
   if (threads > 1) {
     p.strips = choose_strips(p, lower, threads, flops);
