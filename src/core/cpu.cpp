@@ -67,9 +67,8 @@ static bool cpu_zmm_half_rate() {
 }
 
 bool default_zmm_half_rate() {
-  const char *s = std::getenv("TESSERA_ZMM_HALF_RATE");
-  if (s && !strcmp(s, "0")) return false;
-  if (s && !strcmp(s, "1")) return true;
+  if (env_equals("TESSERA_ZMM_HALF_RATE", "0")) return false;
+  if (env_equals("TESSERA_ZMM_HALF_RATE", "1")) return true;
   static const bool detected = cpu_zmm_half_rate();
   return detected;
 }

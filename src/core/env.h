@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 namespace tessera {
 
@@ -22,6 +23,12 @@ inline int64_t env_int64(const char *name, bool list = false) {
     if (*end == ',') return static_cast<int64_t>(v);
   }
   return *end == '\0' ? static_cast<int64_t>(v) : 0;
+}
+
+// Whether `name` is set to exactly `value`.
+inline bool env_equals(const char *name, const char *value) {
+  const char *s = std::getenv(name);
+  return s != nullptr && std::strcmp(s, value) == 0;
 }
 
 // The most threads a call may use (ThreadPool::kMaxThreads: the task count

@@ -1,9 +1,9 @@
 #include "core/handle.h"
 
-#include <cstdlib>
 #include <new>
 
 #include "core/alloc.h"
+#include "core/env.h"
 #include "core/thread_pool.h"
 
 extern "C" {
@@ -19,8 +19,7 @@ tesseraStatus_t tblasCreate(tblasHandle_t *handle) {
   ctx->gemm_mc = tessera::env_int64("TESSERA_GEMM_MC");
   ctx->gemm_nc = tessera::env_int64("TESSERA_GEMM_NC");
   ctx->zmm_half_rate = tessera::default_zmm_half_rate();
-  const char *scaled = std::getenv("TESSERA_THREAD_WORK_SCALED");
-  ctx->thread_work_scaled = !(scaled && scaled[0] == '0' && scaled[1] == '\0');
+  ctx->thread_work_scaled = !tessera::env_equals("TESSERA_THREAD_WORK_SCALED", "0");
   if (!tessera::object_register(ctx, tessera::ObjectKind::blas_handle)) {
     delete ctx;
     return TESSERA_STATUS_ALLOC_FAILED;

@@ -179,11 +179,8 @@ ThreadPool::~ThreadPool() {
 ThreadPool::Lease ThreadPool::acquire_for(int max_threads, double work, double min_work, int64_t units,
                                             int *threads, double hot_min_work) {
   // Work for one thread only: no pool, no locking (tiny calls felt ~10 ns of
-  // this function's arithmetic). Between two threads' worth at the hot share
-  // and at the cold one: the hot share while calls come often.
-  const bool serial = max_threads <= 1 || units <= 1 ||
-                      !(work >= 2 * min_work || (hot_min_work > 0 && work >= 2 * hot_min_work && calls_frequent()));
-  if (serial) {
+  // this function's arithmetic).
+  if (max_threads <= 1 || units <= 1 || !two_threads_pay(work, min_work, hot_min_work)) {
     *threads = 1;
     return Lease(nullptr, 1);
   }
@@ -193,6 +190,10 @@ ThreadPool::Lease ThreadPool::acquire_for(int max_threads, double work, double m
   Lease lease = acquire(int(want));
   *threads = std::max(1, std::min(int(want), lease.granted()));
   return lease;
+}
+
+bool ThreadPool::two_threads_pay(double work, double min_work, double hot_min_work) {
+  return work >= 2 * min_work || (hot_min_work > 0 && work >= 2 * hot_min_work && calls_frequent());
 }
 
 // "Within about the spin time": 6e5 TSC ticks, 150–300 µs at the 2–4 GHz

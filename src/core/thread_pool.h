@@ -62,6 +62,9 @@ class ThreadPool {
   // where joining costs a fraction of a microsecond rather than a wake-up.
   Lease acquire_for(int max_threads, double work, double min_work, int64_t units, int *threads,
                     double hot_min_work = 0);
+  // Whether `work` is two threads' worth as acquire_for counts it: at the
+  // cold share, or at the hot one while calls_frequent() (asked only then).
+  bool two_threads_pay(double work, double min_work, double hot_min_work);
 
   // Whether a call made now may count on spinning workers: workers exist and
   // none sleeps, or another call asked within about the spin time (a loop of

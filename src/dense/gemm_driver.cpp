@@ -242,6 +242,8 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
 // tail runs apart: on the k-grouped tiles (kgroup_tail_rows) or, in
 // direct_one_thread on a half-rate core, on 256-bit tiles (direct_row_tail).
 inline int64_t half_vector_tail(int64_t m, int64_t w) { return m > w && m % w <= w / 2 ? m % w : 0; }
+template <typename T>
+constexpr int kZmm = 64 / int(sizeof(T));  // a 512-bit vector's elements
 
 // Rows of C past the last whole row vector, when the k-grouped tiles should
 // take them: real, op(B) as the k-grouped tiles read it, more than one vector
@@ -334,15 +336,15 @@ const GemmKernels<T> &direct_kernels(const tblasContext *h, int64_t m, int64_t n
 // read 0.73–0.92 (dgemm 9³ / 10×12×12, sgemm 17×8×8 / 18×5×18); dgemm
 // 25×16×16 (three passes) 0.975.
 // (Out of line: as a third copy of direct_real inside direct_one_thread it
-// cost sgemm 16³, which never takes it, 1.5 %.)
-template <typename T>
-constexpr int kZmm = 64 / int(sizeof(T));  // a 512-bit vector's elements
+// cost sgemm 16³, which never takes it, 1.5 %.) `tail`: half_vector_tail's.
 template <typename T>
 __attribute__((noinline)) tesseraStatus_t direct_row_tail(const tblasContext *h, int64_t m, int64_t n, int64_t k,
                                                           const T *alpha, const GemmOperand<T> &A,
-                                                          const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {
-  const int64_t top = m - half_vector_tail(m, kZmm<T>);
-  direct_real(direct_kernels<T>(h, top, n, k), k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n, static_cast<T *>(nullptr));
+                                                          const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc,
+                                                          int64_t tail) {
+  const int64_t top = m - tail;
+  direct_real(direct_kernels<T>(h, top, n, k), k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n,
+              static_cast<T *>(nullptr));
   direct_real(gemm_kernels<T>(Arch::avx2), k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, top, m, 0, n,
               static_cast<T *>(nullptr));
   return TESSERA_STATUS_SUCCESS;
@@ -367,9 +369,9 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   // partial panel (13, 20, 24, 28, 36) or m < 16 it read 0.93–1.17, so the
   // main table stays there. Each element's FMAs are the same in either
   // tile, so results do not change.
-  if (half_vector_tail(m, kZmm<T>) > 0 && n * k >= 256 && !kcol && a_columns_in_place(A) &&
-      h->arch == Arch::avx512 && h->zmm_half_rate)
-    return direct_row_tail(h, m, n, k, alpha, A, B, beta, C, ldc);
+  if (const int64_t tail = half_vector_tail(m, kZmm<T>);
+      tail > 0 && n * k >= 256 && !kcol && a_columns_in_place(A) && h->arch == Arch::avx512 && h->zmm_half_rate)
+    return direct_row_tail(h, m, n, k, alpha, A, B, beta, C, ldc, tail);
   const GemmKernels<T> *K16 = gemm_kernels_narrow_c8<T>(h->arch);
   const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
   const GemmKernels<T> &K = kcol ? *kcol : wide16 ? *K16 : direct_kernels<T>(h, m, n, k);

@@ -62,14 +62,15 @@ inline double thread_work(const tblasContext *h, double flops) {
 }
 
 // Whether a real call of `macs` multiply-adds stays on one thread without a
-// plan: under two threads' worth (2·macs flops, thread_work) at the hot
-// share, or at the cold one unless calls are frequent (not asked for a
-// one-thread handle). Thread counts never change results.
+// plan: under two threads' worth of its 2·macs flops (thread_work) as
+// lease_threads would count them — at the cold share on a one-thread handle
+// (calls_frequent not asked), else ThreadPool::two_threads_pay's rule.
+// Thread counts never change results.
 template <typename T>
 inline bool under_two_threads(const tblasContext *h, double macs) {
-  const double work = thread_work<T>(h, macs);
-  return work < kMinFlopsPerHotThread ||
-         (work < kMinFlopsPerThread && (h->num_threads <= 1 || !ThreadPool::instance().calls_frequent()));
+  const double work = thread_work<T>(h, 2 * macs);
+  if (h->num_threads <= 1) return !(work >= 2 * kMinFlopsPerThread);
+  return !ThreadPool::instance().two_threads_pay(work, kMinFlopsPerThread, kMinFlopsPerHotThread);
 }
 
 // Real problems up to this many multiply-adds skip packing (the direct kernel
@@ -144,8 +145,8 @@ constexpr double kCCachedBytes = 12.0 * 1024 * 1024;
 // Leases threads for a call of `flops` with at most `max_units` units of work.
 template <typename T>
 inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int64_t max_units, int *threads) {
-  return ThreadPool::instance().acquire_for(h->num_threads, thread_work<T>(h, flops), kMinFlopsPerThread, max_units, threads,
-                                            kMinFlopsPerHotThread);
+  return ThreadPool::instance().acquire_for(h->num_threads, thread_work<T>(h, flops), kMinFlopsPerThread, max_units,
+                                            threads, kMinFlopsPerHotThread);
 }
 
 // Every member has an initializer, so a plan is always fully defined. (GCC
