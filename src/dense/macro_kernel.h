@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "core/handle.h"
@@ -186,6 +187,17 @@ struct Level3Plan {
   typename KGroupKernels<T>::RunT kg_run_t = nullptr;
   const T *kg_a = nullptr;
   int64_t kg_ldb = 0;
+  // GEMM: C's rows past p.m (gemm_execute's tail of at most half a vector),
+  // computed by every unit on the k-grouped tiles over the unit's columns
+  // after its own tiles (a grid of one row of units only), from op(A)'s
+  // tail rows (tail_A) packed by each thread at tail_offset bytes into its
+  // workspace slot's A buffer. tail_m = 0: no tail here.
+  int64_t tail_m = 0;
+  GemmOperand<T> tail_A{};
+  typename KGroupKernels<T>::Run tail_run = nullptr;
+  typename KGroupKernels<T>::Pack tail_pack = nullptr;
+  int64_t tail_ldb = 0;
+  size_t tail_offset = 0;
   int tm = 1, tn = 1;  // GEMM: grid of work units over C's tiles (claimed dynamically by threads)
   int64_t m_tiles = 0, n_tiles = 0;
   std::vector<int64_t> strips;  // SYRK: column boundaries of the work units (empty: one unit, all columns)
@@ -483,8 +495,9 @@ int64_t jc_block(const Level3Plan<T> &p, int64_t cols) {
 // Workspace per thread for work units of at most `rows` × `cols` elements of
 // C: packed A block and B panel; for the direct paths, A rows that cannot be
 // read in place and, complex, Netlib's TEMP = alpha·op(B) over all of k.
+// Bytes of a thread's A and B buffers for units of at most rows × cols.
 template <typename T>
-bool reserve_workspace(const Level3Plan<T> &p, Workspace &ws, int threads, int64_t rows, int64_t cols) {
+std::pair<size_t, size_t> workspace_bytes(const Level3Plan<T> &p, int64_t rows, int64_t cols) {
   const size_t es = size_t(p.s) * sizeof(T);  // bytes per element
   const auto a_panels = [&](int64_t r) { return size_t(ceil_div(r, p.mr_e) * p.mr_e); };
   const auto b_panels = [&](int64_t c) { return size_t(ceil_div(c, p.nr) * p.nr); };
@@ -497,6 +510,11 @@ bool reserve_workspace(const Level3Plan<T> &p, Workspace &ws, int threads, int64
     bytes_a = p.a_in_place ? 0 : a_panels(std::min(p.mc_e, rows)) * kc * es;
     bytes_b = p.b_in_place ? 0 : b_panels(std::min(jc_cap(p), cols)) * kc * es;
   }
+  return {bytes_a, bytes_b};
+}
+template <typename T>
+bool reserve_workspace(const Level3Plan<T> &p, Workspace &ws, int threads, int64_t rows, int64_t cols) {
+  const auto [bytes_a, bytes_b] = workspace_bytes(p, rows, cols);
   return ws.reserve(threads, bytes_a, bytes_b);
 }
 
