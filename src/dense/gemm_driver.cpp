@@ -570,7 +570,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   // the next call: a loop of sgemm 82³ on 2 threads took 6.9 µs where the
   // 80 rows alone took 4.7 and the tail 0.4. Each tail element is the same
   // k-grouped sum in any column range, so the same bits.
-  if (tail && tail->rows > 0 && threads > 1 && p.tm == 1 && !kg && !kgt) {
+  if (!Complex && tail && tail->rows > 0 && threads > 1 && p.tm == 1 && !kg && !kgt) {
     const KGroupKernels<T> &tkg = *gemm_kernels_kgroup<T>(h->arch);
     const KGroupUse<T> use = kgroup_use(tkg, tail->A, B, n);
     const size_t offset = (workspace_bytes(p, rows, cols).first + 63) / 64 * 64;
@@ -594,11 +594,11 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 }  // namespace
 
 // A tail of at most half a row vector (kgroup_tail_rows) runs on the
-// k-grouped tiles: inside the units of the rows above it where they are
-// split over threads by columns (gemm_rows), else as its own product after
-// them, each part split over threads by its own plan. Its workspace (op(A) packed in lane order) is
-// reserved first, so a failed allocation leaves C untouched. The shape alone
-// decides the split: results stay bitwise the same for any thread count.
+// k-grouped tiles: inside the units of the rows above it where those split
+// over threads by columns (gemm_rows), else as its own product after them,
+// planned and split on its own. Its workspace (op(A) packed in lane order)
+// is reserved first, so a failed allocation leaves C untouched. Results
+// stay bitwise the same for any thread count.
 template <typename T, bool Complex>
 tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha,
                              const GemmOperand<T> &A, const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {

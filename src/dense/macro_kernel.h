@@ -495,7 +495,7 @@ int64_t jc_block(const Level3Plan<T> &p, int64_t cols) {
 // Workspace per thread for work units of at most `rows` × `cols` elements of
 // C: packed A block and B panel; for the direct paths, A rows that cannot be
 // read in place and, complex, Netlib's TEMP = alpha·op(B) over all of k.
-// Bytes of a thread's A and B buffers for units of at most rows × cols.
+// workspace_bytes: the A and B buffers' bytes; reserve_workspace reserves them.
 template <typename T>
 std::pair<size_t, size_t> workspace_bytes(const Level3Plan<T> &p, int64_t rows, int64_t cols) {
   const size_t es = size_t(p.s) * sizeof(T);  // bytes per element
