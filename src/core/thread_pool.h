@@ -63,7 +63,8 @@ class ThreadPool {
   Lease acquire_for(int max_threads, double work, double min_work, int64_t units, int *threads,
                     double hot_min_work = 0);
   // Whether `work` is two threads' worth as acquire_for counts it: at the
-  // cold share, or at the hot one while calls_frequent() (asked only then).
+  // cold share, or at the hot one while calls_frequent() (asked only then;
+  // hot_min_work 0: the cold share only).
   bool two_threads_pay(double work, double min_work, double hot_min_work);
 
   // Whether a call made now may count on spinning workers: workers exist and

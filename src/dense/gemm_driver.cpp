@@ -92,8 +92,17 @@ inline std::pair<int64_t, int64_t> unit_range(int64_t len, int64_t tiles, int pa
 template <typename T>
 void gemm_task(void *ctx, int slot, int nslots) {
   Level3Plan<T> &p = *static_cast<Level3Plan<T> *>(ctx);
-  const T *kg_a = slot == 0 ? p.kg_a : nullptr;
-  const T *tail_a = nullptr;  // this thread's copy of the tail's op(A), packed before its first use
+  // This thread's packed copies of kg's and tail's op(A), packed before their first use.
+  const T *kg_a = slot == 0 ? p.kg_a : nullptr, *tail_a = nullptr;
+  const auto grouped = [&](const GroupedRows<T> &g, const T *&ga, int64_t n0, int64_t n1) {
+    if (!ga) {
+      T *ap = reinterpret_cast<T *>(static_cast<char *>(p.ws->a(slot)) + g.offset);
+      g.pack(g.rows, p.k, g.A.p, g.A.rs, g.A.cs, ap);
+      ga = ap;
+    }
+    g.run(p.k, p.alpha[0], ga, p.B.p + n0 * p.B.cs, g.ldb, p.beta[0], p.C + g.row0 + n0 * p.ldc, p.ldc, g.rows,
+          n1 - n0, p.n);
+  };
   for_each_unit(p, slot, nslots, p.tm * p.tn, [&](int u) {
     const auto [m0, m1] = unit_range(p.m, p.m_tiles, p.tm, u % p.tm, p.mr_e);
     const auto [n0, n1] = unit_range(p.n, p.n_tiles, p.tn, u / p.tm, unit_cols(p));
@@ -101,29 +110,15 @@ void gemm_task(void *ctx, int slot, int nslots) {
     if (p.kg_run_t) {
       p.kg_run_t(p.k, p.alpha[0], p.A.p + m0 * p.A.rs, p.A.rs, p.B.p + n0 * p.B.cs, p.kg_ldb, p.beta[0],
                  p.C + m0 + n0 * p.ldc, p.ldc, m1 - m0, n1 - n0, p.n);
-    } else if (p.kg_run) {
-      if (!kg_a) {
-        T *ap = static_cast<T *>(p.ws->a(slot));
-        p.kg_pack(p.m, p.k, p.A.p, p.A.rs, p.A.cs, ap);
-        kg_a = ap;
-      }
-      p.kg_run(p.k, p.alpha[0], kg_a, p.B.p + n0 * p.B.cs, p.kg_ldb, p.beta[0], p.C + n0 * p.ldc, p.ldc, p.m, n1 - n0,
-               p.n);
+    } else if (p.kg.run) {
+      grouped(p.kg, kg_a, n0, n1);
     }
     // A unit with another's columns to its right walks leftward (direct_real);
     // with more than two columns of units every other one does, so of each
     // pair of neighbours at least one walks away from their boundary.
     else if (p.direct) run_direct(p, slot, m0, m1, n0, n1, n1 < p.n && (u / p.tm) % 2 == 0);
     else run_packed(p, slot, m0, m1, n0, n1);
-    if (p.tail_m > 0 && m1 == p.m) {  // the tail rows of this unit's columns
-      if (!tail_a) {
-        T *ap = reinterpret_cast<T *>(static_cast<char *>(p.ws->a(slot)) + p.tail_offset);
-        p.tail_pack(p.tail_m, p.k, p.tail_A.p, p.tail_A.rs, p.tail_A.cs, ap);
-        tail_a = ap;
-      }
-      p.tail_run(p.k, p.alpha[0], tail_a, p.B.p + n0 * p.B.cs, p.tail_ldb, p.beta[0], p.C + p.m + n0 * p.ldc, p.ldc,
-                 p.tail_m, n1 - n0, p.n);
-    }
+    if (p.tail.run && m1 == p.m) grouped(p.tail, tail_a, n0, n1);  // the tail rows of this unit's columns
   });
 }
 
@@ -539,10 +534,8 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
     p.nr = ipr.cols;
     p.b_in_place = p.a_in_place = true;
   } else if (kg) {  // one row tile; units in column steps (run takes any n); op(A) packed per thread
-    p.kg_run = kgu.run;
-    p.kg_pack = kgu.pack;
+    p.kg = {kgu.run, kgu.pack, A, m, 0, kgu.ldb, 0};
     p.kg_a = kg_a;
-    p.kg_ldb = kgu.ldb;
     p.mr_e = kgu.rows;
     p.nr = kg->nr;
     p.b_in_place = p.a_in_place = true;
@@ -575,12 +568,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
     const KGroupUse<T> use = kgroup_use(tkg, tail->A, B, n);
     const size_t offset = (workspace_bytes(p, rows, cols).first + 63) / 64 * 64;
     if (!p.ws->reserve(threads, offset + kgroup_a_bytes(tkg, k), 0)) return TESSERA_STATUS_ALLOC_FAILED;
-    p.tail_m = tail->rows;
-    p.tail_A = tail->A;
-    p.tail_run = use.run;
-    p.tail_pack = use.pack;
-    p.tail_ldb = use.ldb;
-    p.tail_offset = offset;
+    p.tail = {use.run, use.pack, tail->A, tail->rows, m, use.ldb, offset};
     tail->done = true;
   }
   // Each thread's copy of op(A) (slot 0's, kg_a, holds already: reserve only grows).

@@ -69,9 +69,8 @@ inline double thread_work(const tblasContext *h, double flops) {
 // Thread counts never change results.
 template <typename T>
 inline bool under_two_threads(const tblasContext *h, double macs) {
-  const double work = thread_work<T>(h, 2 * macs);
-  if (h->num_threads <= 1) return !(work >= 2 * kMinFlopsPerThread);
-  return !ThreadPool::instance().two_threads_pay(work, kMinFlopsPerThread, kMinFlopsPerHotThread);
+  return !ThreadPool::instance().two_threads_pay(thread_work<T>(h, 2 * macs), kMinFlopsPerThread,
+                                                 h->num_threads <= 1 ? 0 : kMinFlopsPerHotThread);
 }
 
 // Real problems up to this many multiply-adds skip packing (the direct kernel
@@ -150,6 +149,19 @@ inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int6
                                             threads, kMinFlopsPerHotThread);
 }
 
+// Rows [row0, row0 + rows) of C on the grouped tiles' run entry (kernel
+// table KGroupKernels), op(B) in place (B(l, j) at the tiles' ldb), op(A)'s
+// rows (A: from row row0) packed by each thread before its first unit at
+// `offset` bytes into its workspace slot's A buffer.
+template <typename T>
+struct GroupedRows {
+  typename KGroupKernels<T>::Run run = nullptr;
+  typename KGroupKernels<T>::Pack pack = nullptr;
+  GemmOperand<T> A{};
+  int64_t rows = 0, row0 = 0, ldb = 0;
+  size_t offset = 0;
+};
+
 // Every member has an initializer, so a plan is always fully defined. (GCC
 // still clears it with one 256-byte `rep stos` before the drivers fill it in,
 // as it did for the value-initialised plan this replaced: ~2 % of a tiny
@@ -175,29 +187,17 @@ struct Level3Plan {
   // Complex: all of the C this call updates fits the last-level cache
   // (kCCachedBytes; the kernels' k <= 4 loop streams it differently).
   bool c_cached = false;
-  // GEMM with a few rows: the k- or column-grouped tiles' run entry over
-  // op(A) packed by the caller (kg_a, its workspace slot 0) and op(B) in
-  // place (B(l, j) at the tiles' ldb kg_ldb).
-  // Each thread but the caller packs op(A) again into its own workspace
-  // (kg_pack) before its first unit.
-  typename KGroupKernels<T>::Run kg_run = nullptr;
-  typename KGroupKernels<T>::Pack kg_pack = nullptr;
+  // GEMM with a few rows (kg: all of C's rows), and C's rows past p.m
+  // (tail: gemm_execute's tail of at most half a vector, on a grid of one
+  // row of units, each unit running it over its own columns after its
+  // tiles): the k- or column-grouped tiles (GroupedRows). run = null: none.
+  GroupedRows<T> kg{}, tail{};
+  // The caller's packed copy of kg's op(A) (its workspace slot 0).
+  const T *kg_a = nullptr;
   // Or, op(A)'s rows contiguous and few columns: the grouped tiles reading
   // op(A) in place for any m (kgroup_in_place; B(l, j) at kg_ldb's stride).
   typename KGroupKernels<T>::RunT kg_run_t = nullptr;
-  const T *kg_a = nullptr;
   int64_t kg_ldb = 0;
-  // GEMM: C's rows past p.m (gemm_execute's tail of at most half a vector),
-  // computed by every unit on the k-grouped tiles over the unit's columns
-  // after its own tiles (a grid of one row of units only), from op(A)'s
-  // tail rows (tail_A) packed by each thread at tail_offset bytes into its
-  // workspace slot's A buffer. tail_m = 0: no tail here.
-  int64_t tail_m = 0;
-  GemmOperand<T> tail_A{};
-  typename KGroupKernels<T>::Run tail_run = nullptr;
-  typename KGroupKernels<T>::Pack tail_pack = nullptr;
-  int64_t tail_ldb = 0;
-  size_t tail_offset = 0;
   int tm = 1, tn = 1;  // GEMM: grid of work units over C's tiles (claimed dynamically by threads)
   int64_t m_tiles = 0, n_tiles = 0;
   std::vector<int64_t> strips;  // SYRK: column boundaries of the work units (empty: one unit, all columns)
