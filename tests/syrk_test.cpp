@@ -25,38 +25,6 @@ struct Case {
   int64_t n, k, pad_a, pad_c;
 };
 
-// Reference in Netlib's order (alpha applied to the "B" side first), on the
-// triangle; HERK conjugates the B side and zeroes the diagonal's imaginary part.
-template <typename T>
-void ref_syrk(bool lower, bool herk, tblasOperation_t t, int64_t n, int64_t k, T alpha, const T *A, int64_t lda,
-              T beta, const V<T> &C0, int64_t ldc, V<tt::wide_of<T>> &ref, V<double> &bound) {
-  using W = tt::wide_of<T>;
-  ref.assign(size_t(ldc) * size_t(n), W(0));
-  bound.assign(size_t(ldc) * size_t(n), 0.0);
-  const tblasOperation_t ta = (t == TBLAS_OP_N) ? TBLAS_OP_N : (herk ? TBLAS_OP_C : TBLAS_OP_T);
-  const W wa = tt::widen(alpha), wb = tt::widen(beta);
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < n; ++i) {
-      if (!tt::in_triangle(lower, i, j)) continue;
-      const W c0 = tt::widen(C0[i + j * ldc]);
-      W acc = beta == T(0) ? W(0) : beta == T(1) ? c0 : tt::mul(wb, c0);
-      double mag = beta == T(0) ? 0.0 : double(tt::wabs(wb) * tt::wabs(c0));
-      if (alpha != T(0))
-        for (int64_t l = 0; l < k; ++l) {
-          const W a = tt::widen(tt::op_elem(A, lda, ta, i, l));
-          W b = tt::widen(tt::op_elem(A, lda, ta, j, l));  // op(A)(j,l) = op(A)^T(l,j)
-          if constexpr (tt::is_cplx<T>::value)
-            if (herk) b = std::conj(b);
-          acc += tt::mul(tt::mul(wa, b), a);
-          mag += double(tt::wabs(wa) * tt::wabs(a) * tt::wabs(b));
-        }
-      if constexpr (tt::is_cplx<T>::value)
-        if (herk && i == j) acc = W(acc.real(), 0);
-      ref[i + j * ldc] = acc;
-      bound[i + j * ldc] = mag;
-    }
-}
-
 // Runs one case; the other triangle and ld padding start as NaN and must come
 // back byte-identical. Returns the error report on the triangle.
 template <typename T>
@@ -100,7 +68,7 @@ tt::ErrorReport run_case(tblasHandle_t h, const Case &c, bool is_herk, T alpha, 
   if (!check) return {};
   V<tt::wide_of<T>> ref;
   V<double> bound;
-  ref_syrk<T>(c.lower, is_herk, c.t, c.n, c.k, alpha, A.data(), lda, beta, C0, ldc, ref, bound);
+  tt::ref_syrk<T>(c.lower, is_herk, c.t, c.n, c.k, alpha, A.data(), lda, beta, C0, ldc, ref, bound);
   // Compare only the triangle: give the other entries the reference's value.
   V<T> Cm = C;
   for (int64_t j = 0; j < c.n; ++j)

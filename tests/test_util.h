@@ -1,5 +1,6 @@
-// Shared test helpers: random data, a higher-precision reference GEMM written
-// as Netlib's loops, and the SPEC §3.3 error measures.
+// Shared test helpers: random data, the higher-precision references written
+// as Netlib's loops (defined in reference.cpp), and the SPEC §3.3 error
+// measures.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -80,33 +81,12 @@ template <typename W> W mul(W a, W b) {
   else return a * b;
 }
 
-// Netlib-loop reference in wide precision, in Netlib's order of operations:
-// C(:,j) = beta*C(:,j) (zero without reading when beta == 0, untouched when
-// beta == 1), then C(i,j) += (alpha*op(B)(l,j)) * op(A)(i,l); alpha == 0 reads
-// neither A nor B. Also returns, per element, the magnitude bound
-// |alpha|·(|op(A)|·|op(B)|) + |beta|·|C| used by the Netlib-style ratio.
+// Netlib-loop reference GEMM in wide precision and the SPEC §3.3 error
+// measures: declared here, defined in reference.cpp (see there).
 template <typename T>
 void ref_gemm(tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k, T alpha, const T *A,
               int64_t lda, const T *B, int64_t ldb, T beta, const std::vector<T> &C0, int64_t ldc,
-              std::vector<wide_of<T>> &ref, std::vector<double> &bound) {
-  using W = wide_of<T>;
-  ref.assign(size_t(ldc) * size_t(n), W(0));
-  bound.assign(size_t(ldc) * size_t(n), 0.0);
-  const W wa = widen(alpha), wb = widen(beta);
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < m; ++i) {
-      W acc = beta == T(0) ? W(0) : beta == T(1) ? widen(C0[i + j * ldc]) : mul(wb, widen(C0[i + j * ldc]));
-      double mag = beta == T(0) ? 0.0 : double(wabs(wb) * wabs(widen(C0[i + j * ldc])));
-      if (alpha != T(0))
-        for (int64_t l = 0; l < k; ++l) {
-          const W a = widen(op_elem(A, lda, ta, i, l)), b = widen(op_elem(B, ldb, tb, l, j));
-          acc += mul(mul(wa, b), a);
-          mag += double(wabs(wa) * wabs(a) * wabs(b));
-        }
-      ref[i + j * ldc] = acc;
-      bound[i + j * ldc] = mag;
-    }
-}
+              std::vector<wide_of<T>> &ref, std::vector<double> &bound);
 
 struct ErrorReport {
   double worst_ratio = 0;  // Netlib-style, SPEC §3.3
@@ -118,45 +98,25 @@ struct ErrorReport {
 
 template <typename T>
 ErrorReport compare(const std::vector<T> &C, const std::vector<wide_of<T>> &ref, const std::vector<double> &bound,
-                    int64_t m, int64_t n, int64_t ldc) {
-  using R = real_t<T>;
-  const double eps = std::numeric_limits<R>::epsilon();
-  ErrorReport r;
-  auto parts = [](auto x) {
-    if constexpr (is_cplx<decltype(x)>::value) return std::pair<long double, long double>(x.real(), x.imag());
-    else return std::pair<long double, long double>(x, 0);
-  };
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < m; ++i) {
-      ++r.elements;
-      auto [xr, xi] = parts(C[i + j * ldc]);
-      auto [rr, ri] = parts(ref[i + j * ldc]);
-      bool bad = false;
-      for (auto [x, y] : {std::pair{xr, rr}, std::pair{xi, ri}}) {
-        if (std::isnan(y) || std::isinf(y) || std::isnan(x) || std::isinf(x)) {
-          bool same = (std::isnan(x) && std::isnan(y)) || (std::isinf(x) && std::isinf(y) && (x > 0) == (y > 0));
-          if (!same) ++r.special_mismatch;
-          continue;
-        }
-        const double e = double(std::fabs(x - y));
-        r.max_abs = std::max(r.max_abs, e);
-        const double b = bound[i + j * ldc];
-        if (b > 0) r.worst_ratio = std::max(r.worst_ratio, e / (eps * b));
-        else if (e > 0) r.worst_ratio = std::numeric_limits<double>::infinity();
-        // Seed criterion (single precision constants; applied to every type),
-        // where it is attainable: when the terms' magnitudes put a single
-        // float rounding of the sum (eps_f32 · bound) above its absolute
-        // tolerance, a result that cancels to near zero cannot meet it in any
-        // summation order (e.g. k = 270, |terms| summing to 290, result 7e-4);
-        // the Netlib ratio above judges those elements.
-        const double atol = std::ldexp(1.0, -16);
-        const bool attainable = double(std::numeric_limits<float>::epsilon()) * b <= atol;
-        if (attainable && e > atol + std::ldexp(1.0, -10) * double(std::fabs(y))) bad = true;
-      }
-      if (bad) ++r.mismatches;
-    }
-  return r;
-}
+                    int64_t m, int64_t n, int64_t ldc);
+
+// SYRK/HERK reference in wide precision, in Netlib's order (alpha applied to
+// the "B" side first), on the triangle; HERK conjugates the B side and zeroes
+// the diagonal's imaginary part (reference.cpp).
+template <typename T>
+void ref_syrk(bool lower, bool herk, tblasOperation_t t, int64_t n, int64_t k, T alpha, const T *A, int64_t lda,
+              T beta, const std::vector<T> &C0, int64_t ldc, std::vector<wide_of<T>> &ref,
+              std::vector<double> &bound);
+
+// csyrk's two references for the seed's accuracy suite, per element of the
+// triangle (ldc × n arrays; the others left 0): Netlib's loop in single
+// precision in the order Tessera follows (which results are Inf/NaN), the
+// same in double (accuracy), and the Netlib-ratio bound. trans: A is k×n
+// (no conjugation) instead of n×k (reference.cpp).
+void ref_csyrk_netlib(bool lower, bool trans, int64_t n, int64_t k, std::complex<float> alpha,
+                      const std::complex<float> *A, int64_t lda, std::complex<float> beta,
+                      const std::vector<std::complex<float>> &C0, int64_t ldc, std::vector<std::complex<float>> &sref,
+                      std::vector<std::complex<double>> &wref, std::vector<double> &bound);
 
 // Limit for the Netlib-style ratio of a sum of k products: recursive
 // summation gives |err| <= (k+2)·eps·bound (Higham, gamma_k), with a factor 2
