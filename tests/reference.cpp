@@ -1,10 +1,11 @@
 // The tests' reference loops (declared in test_util.h), in a file of their
 // own so the sanitized builds compile it without instrumentation
 // (tests/CMakeLists.txt): the sanitizers watch the library; instrumented,
-// these loops in long double were most of the sanitized suite's time
-// (ASan + UBSan: ref_syrk 76-80 % of Syrk/Herk.SweepComplexDouble's 42 / 30 s,
-// ref_gemm half of Gemm.ThreadDeterminismComplexDouble's 37 s, the csyrk
-// references 84 % of the accuracy suite's 31 s; session 43, perf).
+// these loops in long double were most of the largest sanitized tests' time
+// (ASan + UBSan, perf, session 43: ref_syrk 76-80 % of
+// Syrk/Herk.SweepComplexDouble's 42 / 30 s, ref_gemm half of
+// Gemm.ThreadDeterminismComplexDouble's 37 s, the csyrk references most of
+// the accuracy suite's 31 s; after: 17 / 9, 18 and 19 s).
 #include <complex>
 #include <vector>
 
@@ -112,7 +113,6 @@ void ref_syrk(bool lower, bool herk, tblasOperation_t t, int64_t n, int64_t k, T
       bound[i + j * ldc] = mag;
     }
 }
-
 
 void ref_csyrk_netlib(bool lower, bool trans, int64_t n, int64_t k, std::complex<float> alpha,
                       const std::complex<float> *A, int64_t lda, std::complex<float> beta,
