@@ -153,9 +153,11 @@ Outcome run(tblasHandle_t h, const CaseRow &c) {
   std::vector<cf> srefs;
   std::vector<cd> wrefs;
   std::vector<double> bounds;
-  if (!quick)
-    tt::ref_csyrk_netlib(c.uplo == 'L', c.trans != 'N', c.n, c.k, c.alpha, A.data(), c.lda, c.beta, C0, c.ldc, srefs,
-                         wrefs, bounds);
+  if (!quick) {
+    tt::ref_csyrk_single(c.uplo == 'L', c.trans != 'N', c.n, c.k, c.alpha, A.data(), c.lda, c.beta, C0, c.ldc, srefs);
+    tt::ref_syrk<cf>(c.uplo == 'L', false, c.trans == 'N' ? TBLAS_OP_N : TBLAS_OP_T, c.n, c.k, c.alpha, A.data(),
+                     c.lda, c.beta, C0, c.ldc, wrefs, bounds);
+  }
   for (int64_t j = 0; j < c.n && !quick; ++j)
     for (int64_t i = 0; i < c.n; ++i) {
       if (!tt::in_triangle(c.uplo == 'L', i, j)) continue;

@@ -30,9 +30,9 @@ struct Case {
 const char *op_name(tblasOperation_t o) { return o == TBLAS_OP_N ? "N" : o == TBLAS_OP_T ? "T" : "C"; }
 
 // Runs one case on handle h and checks it against the reference. Returns the report.
-template <typename T>
 // `check`: against the reference (false: the call and C's padding only, for
 // runs compared bitwise with one that was checked).
+template <typename T>
 tt::ErrorReport run_case(tblasHandle_t h, const Case &c, T alpha, T beta, std::mt19937_64 &rng, V<T> *out = nullptr,
                          bool check = true) {
   const int64_t arows = c.ta == TBLAS_OP_N ? c.m : c.k, acols = c.ta == TBLAS_OP_N ? c.k : c.m;

@@ -114,15 +114,12 @@ void ref_syrk(bool lower, bool herk, tblasOperation_t t, int64_t n, int64_t k, T
     }
 }
 
-void ref_csyrk_netlib(bool lower, bool trans, int64_t n, int64_t k, std::complex<float> alpha,
+void ref_csyrk_single(bool lower, bool trans, int64_t n, int64_t k, std::complex<float> alpha,
                       const std::complex<float> *A, int64_t lda, std::complex<float> beta,
-                      const std::vector<std::complex<float>> &C0, int64_t ldc, std::vector<std::complex<float>> &sref,
-                      std::vector<std::complex<double>> &wref, std::vector<double> &bound) {
+                      const std::vector<std::complex<float>> &C0, int64_t ldc,
+                      std::vector<std::complex<float>> &sref) {
   using cf = std::complex<float>;
-  using cd = std::complex<double>;
   sref.assign(size_t(ldc) * size_t(n), cf(0));
-  wref.assign(size_t(ldc) * size_t(n), cd(0));
-  bound.assign(size_t(ldc) * size_t(n), 0.0);
   // op(A)(i, l): A is n×k (N) or k×n (T, C: no conjugation for csyrk).
   const auto opa = [&](int64_t i, int64_t l) { return trans ? A[l + i * lda] : A[i + l * lda]; };
   for (int64_t j = 0; j < n; ++j)
@@ -130,18 +127,9 @@ void ref_csyrk_netlib(bool lower, bool trans, int64_t n, int64_t k, std::complex
       if (!in_triangle(lower, i, j)) continue;
       const cf c0 = C0[size_t(i + j * ldc)];
       cf s = beta == cf(0) ? cf(0) : beta == cf(1) ? c0 : mul(beta, c0);
-      cd w = beta == cf(0) ? cd(0) : beta == cf(1) ? cd(c0) : mul(cd(beta), cd(c0));
-      double b = beta == cf(0) ? 0 : double(wabs(cd(beta)) * wabs(cd(c0)));
       if (alpha != cf(0))
-        for (int64_t l = 0; l < k; ++l) {
-          const cf aj = opa(j, l), ai = opa(i, l);
-          s += mul(mul(alpha, aj), ai);
-          w += mul(mul(cd(alpha), cd(aj)), cd(ai));
-          b += double(wabs(cd(alpha)) * wabs(cd(aj)) * wabs(cd(ai)));
-        }
+        for (int64_t l = 0; l < k; ++l) s += mul(mul(alpha, opa(j, l)), opa(i, l));
       sref[size_t(i + j * ldc)] = s;
-      wref[size_t(i + j * ldc)] = w;
-      bound[size_t(i + j * ldc)] = b;
     }
 }
 

@@ -27,9 +27,9 @@ struct Case {
 
 // Runs one case; the other triangle and ld padding start as NaN and must come
 // back byte-identical. Returns the error report on the triangle.
-template <typename T>
 // `check`: against the reference (false: the call, the untouched triangle and
 // HERK's real diagonal only, for runs compared bitwise with a checked one).
+template <typename T>
 tt::ErrorReport run_case(tblasHandle_t h, const Case &c, bool is_herk, T alpha, T beta, std::mt19937_64 &rng,
                          V<T> *out = nullptr, bool check = true) {
   const bool tr = c.t != TBLAS_OP_N;

@@ -108,15 +108,14 @@ void ref_syrk(bool lower, bool herk, tblasOperation_t t, int64_t n, int64_t k, T
               T beta, const std::vector<T> &C0, int64_t ldc, std::vector<wide_of<T>> &ref,
               std::vector<double> &bound);
 
-// csyrk's two references for the seed's accuracy suite, per element of the
-// triangle (ldc × n arrays; the others left 0): Netlib's loop in single
-// precision in the order Tessera follows (which results are Inf/NaN), the
-// same in double (accuracy), and the Netlib-ratio bound. trans: A is k×n
-// (no conjugation) instead of n×k (reference.cpp).
-void ref_csyrk_netlib(bool lower, bool trans, int64_t n, int64_t k, std::complex<float> alpha,
+// csyrk's Netlib loop in single precision, in the order Tessera follows
+// (which results are Inf/NaN), per element of the triangle (an ldc × n
+// array; the others left 0); trans: A is k×n (no conjugation) instead of
+// n×k. Its double-precision twin is ref_syrk (reference.cpp).
+void ref_csyrk_single(bool lower, bool trans, int64_t n, int64_t k, std::complex<float> alpha,
                       const std::complex<float> *A, int64_t lda, std::complex<float> beta,
-                      const std::vector<std::complex<float>> &C0, int64_t ldc, std::vector<std::complex<float>> &sref,
-                      std::vector<std::complex<double>> &wref, std::vector<double> &bound);
+                      const std::vector<std::complex<float>> &C0, int64_t ldc,
+                      std::vector<std::complex<float>> &sref);
 
 // Limit for the Netlib-style ratio of a sum of k products: recursive
 // summation gives |err| <= (k+2)·eps·bound (Higham, gamma_k), with a factor 2
