@@ -201,7 +201,10 @@ bool ThreadPool::two_threads_pay(double work, double min_work, double hot_min_wo
 bool ThreadPool::calls_frequent() {
   constexpr uint64_t kRecentTicks = 600000;
   const uint64_t now = __rdtsc();
-  const uint64_t last = last_ask_.exchange(now, std::memory_order_relaxed);
+  // A load and a store, not an exchange: a hint needs no atomic update, and
+  // a locked instruction would wait here for every store before it.
+  const uint64_t last = last_ask_.load(std::memory_order_relaxed);
+  last_ask_.store(now, std::memory_order_relaxed);
   if (now - last < kRecentTicks) return true;
   return started_.load(std::memory_order_relaxed) > 0 && sleepers_.load(std::memory_order_relaxed) == 0;
 }

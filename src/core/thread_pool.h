@@ -113,12 +113,16 @@ class ThreadPool {
   // The CPU the dispatching caller ran on (-1: unknown), for workers waking
   // from sleep (see worker_main).
   std::atomic<int> caller_cpu_{-1};
+  // Set once, at destruction. On this line because a worker reads it after
+  // every call: beside last_ask_, which a caller writes on every call, that
+  // line crossed cores twice a call (2-thread dgemm 64³, Zen 5 VM: the
+  // caller's write to last_ask_ waited ~150 ns).
+  std::atomic<bool> stop_{false};
   // (generation << 32) | closed bit | number of workers that joined.
   alignas(64) std::atomic<uint64_t> gate_{0};
   alignas(64) std::atomic<int> sleepers_{0};
   std::atomic<int> started_{0};  // workers_.size(), readable without the lease
   std::atomic<uint64_t> last_ask_{0};  // TSC of the last calls_frequent()
-  std::atomic<bool> stop_{false};
 };
 
 }  // namespace tessera
