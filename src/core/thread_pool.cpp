@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <limits>
 #include <new>
 
 #include <chrono>
@@ -33,29 +32,32 @@ void futex_wake_all(std::atomic<uint32_t> *word) {
   syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
 }
 
-// How long "no OpenMP runtime loaded" stands before the lookup is made again.
-// A failing dlsym(RTLD_DEFAULT) searches every loaded object and builds an
-// error string (155 ns alone in a small program; more with hundreds of
-// libraries, a Python process), and every multi-threaded call of a program
-// without OpenMP paid it: sgemm 64³ on 2 threads 3.4–3.6 µs a call against
-// 2.9 with the answer kept. A runtime dlopen'ed later is seen within this time.
-constexpr auto kOpenMPLookupAgain = std::chrono::milliseconds(50);
+// How long "no OpenMP runtime loaded" stands before the lookup is made again,
+// in TSC ticks: 1e8 is 25–100 ms at the 1–4 GHz of x86 TSCs. A failing
+// dlsym(RTLD_DEFAULT) searches every loaded object and builds an error
+// string (155 ns alone in a small program; more with hundreds of libraries,
+// a Python process), and every multi-threaded call of a program without
+// OpenMP paid it: sgemm 64³ on 2 threads 3.4–3.6 µs a call against 2.9 with
+// the answer kept. The time is read from the TSC, not steady_clock: its
+// vDSO read (kvm-clock) was 50–130 ns of every 2-thread call here (Zen 5
+// VM, TSC stamps around it), rdtsc ~10. A runtime dlopen'ed later is seen
+// within this time.
+constexpr uint64_t kOpenMPLookupAgainTicks = 100000000;
 
 // omp_in_parallel() of the OpenMP runtime the program uses, if it has one
 // loaded: kept once found; while none is, looked up again at most every
-// kOpenMPLookupAgain (a runtime may be dlopen'ed late).
+// kOpenMPLookupAgainTicks (a runtime may be dlopen'ed late).
 bool caller_in_openmp_parallel() {
   using Fn = int (*)();
-  using Clock = std::chrono::steady_clock;
   static std::atomic<Fn> cached{nullptr};
-  static std::atomic<Clock::rep> next_lookup{std::numeric_limits<Clock::rep>::min()};
+  static std::atomic<uint64_t> next_lookup{0};
   Fn fn = cached.load(std::memory_order_relaxed);
   if (!fn) {
-    const Clock::rep now = Clock::now().time_since_epoch().count();
+    const uint64_t now = __rdtsc();
     if (now < next_lookup.load(std::memory_order_relaxed)) return false;
     fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "omp_in_parallel"));
     if (!fn) {
-      next_lookup.store(now + Clock::duration(kOpenMPLookupAgain).count(), std::memory_order_relaxed);
+      next_lookup.store(now + kOpenMPLookupAgainTicks, std::memory_order_relaxed);
       return false;
     }
     cached.store(fn, std::memory_order_relaxed);

@@ -1,8 +1,9 @@
 /* An OpenMP runtime loaded after Tessera's first multi-threaded call (a
  * plugin dlopen'ed late): once it is there, a call from inside one of its
  * parallel regions must still run on its caller's thread alone. The pool
- * remembers "no runtime" only for a while (kOpenMPLookupAgain, 50 ms), so
- * this program is built without OpenMP and loads libgomp itself. */
+ * remembers "no runtime" only for a while (kOpenMPLookupAgainTicks, 1e8 TSC
+ * ticks: at most 100 ms on a TSC of 1 GHz or more), so this program is built
+ * without OpenMP and loads libgomp itself. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +64,7 @@ int main(void) {
     printf("FAIL: libgomp has no GOMP_parallel\n");
     return 1;
   }
-  const struct timespec wait = {0, 120 * 1000 * 1000}; /* past the 50 ms the pool trusts "no runtime" */
+  const struct timespec wait = {0, 250 * 1000 * 1000}; /* past the time the pool trusts "no runtime" */
   nanosleep(&wait, NULL);
   parallel(region, NULL, 2, 0);
   if (region_bad) {
