@@ -136,19 +136,20 @@ void gemm_task(void *ctx, int slot, int nslots) {
 // of it (2 × 1 took 0.70–0.82 of 1 × 2's time).
 constexpr double kSharedColumnCycles = 2000.0;
 
-// The largest of unit_range's parts, without a division per part:
-// choose_units weighs up to 9 grids a call, and with a loop over the parts
-// here it took ~240 ns of the ~0.9 µs a 2-thread dgemm 64³ call spent
-// before its dispatch (~90 ns after; Zen 5 VM). Part u holds
-// ⌊tiles·(u+1)/parts⌋ − ⌊tiles·u/parts⌋ tiles: q or q + 1 (q = tiles /
-// parts), q + 1 in r = tiles % parts parts, the last one among them when
-// r > 0; only the last part can end in a partial tile. (Checked against the
-// loop for every len ≤ 600, tile ≤ 48, parts ≤ 16.)
+// The largest of unit_range's parts, without a unit_range per part: on two
+// threads choose_units weighs 9 grids a call (2, 4 and 8 units), and with a
+// loop over the parts here it took ~240 ns of the ~0.9 µs a 2-thread dgemm
+// 64³ call spent before its dispatch (~90 ns after; Zen 5 VM). unit_range
+// gives part u ⌊tiles·(u+1)/parts⌋ − ⌊tiles·u/parts⌋ tiles: q or q + 1 (q =
+// tiles / parts), q + 1 in r = tiles % parts parts, the last one among them
+// when r > 0; only the last part can end in a partial tile, so it is the
+// one part measured. (Checked against the loop for every len ≤ 600, tile ≤
+// 48, parts ≤ 16.)
 inline int64_t largest_part(int64_t len, int64_t tiles, int parts, int64_t tile) {
-  if (parts == 1) return len;
+  const auto [last0, last1] = unit_range(len, tiles, parts, parts - 1, tile);
+  if (parts == 1) return last1 - last0;
   const int64_t q = tiles / parts, r = tiles % parts;
-  const int64_t last = len - tiles * (parts - 1) / parts * tile;
-  return std::max((r >= 2 ? q + 1 : q) * tile, last);
+  return std::max((r >= 2 ? q + 1 : q) * tile, last1 - last0);
 }
 
 // Picks the tm × tn grid of `units` work units minimising the largest unit's
