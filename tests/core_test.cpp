@@ -420,4 +420,61 @@ TEST(Core, FrequentMidSizeCallsUseTwoThreads) {
   }
 }
 
+// The pool records every calls_frequent ask, so a second ask in the same
+// call would read "frequent" off the first: a call asks once, through the
+// handle's answer (ThreadPool::two_threads_pay's `frequent`). After an idle
+// spell past the workers' spin time, a product between the hot and the cold
+// two-thread shares (zgemm 32³: 262144 flops counted in full) runs on one
+// thread; in a loop of calls on two (kCallsAtFullSpeed only: "frequent" is
+// a matter of time).
+// two_threads_pay asks calls_frequent at most once through `frequent` and
+// keeps the answer; without it every ask counts (and is recorded).
+TEST(Core, TwoThreadsPayAsksOncePerCall) {
+  auto &pool = tessera::ThreadPool::instance();
+  { auto lease = pool.acquire(2); }  // the workers exist (none if one core)
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));  // idle: workers asleep
+  const double cold = 10, hot = 1, work = 5;  // between two hot and two cold shares
+  int8_t frequent = -1;
+  EXPECT_FALSE(pool.two_threads_pay(work, cold, hot, &frequent)) << "an idle spell read as frequent";
+  EXPECT_EQ(frequent, 0);
+  EXPECT_FALSE(pool.two_threads_pay(work, cold, hot, &frequent)) << "the call's second ask changed its answer";
+  EXPECT_TRUE(pool.two_threads_pay(work, cold, hot)) << "a new call right after did not read as frequent";
+  EXPECT_TRUE(pool.two_threads_pay(2 * cold, cold, hot, &frequent)) << "two cold shares must pay";
+  EXPECT_FALSE(pool.two_threads_pay(1.5, cold, hot, &frequent)) << "under two hot shares must not";
+}
+
+TEST(Core, IsolatedHotShareCallsStayOnOneThread) {
+  tblasHandle_t h;
+  {
+    tt::FullThreadWork full;  // count the flops in full on any core
+    ASSERT_EQ(tblasCreate(&h), TESSERA_STATUS_SUCCESS);
+  }
+  tblasSetNumThreads(h, 2);
+  const int64_t n = 32;
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<tesseraDoubleComplex> A(n * n), B(n * n), C(n * n);
+  for (auto *v : {&A, &B, &C})
+    for (auto &x : *v) x = {u(rng), u(rng)};
+  const tesseraDoubleComplex alpha{0.5, -0.25}, beta{1, 0.5};
+  const auto call = [&] {
+    EXPECT_EQ(tblasZgemm(h, TBLAS_OP_N, TBLAS_OP_N, n, n, n, &alpha, A.data(), n, B.data(), n, &beta, C.data(), n),
+              TESSERA_STATUS_SUCCESS);
+    int used = 0;
+    tblasGetLastThreads(h, &used);
+    return used;
+  };
+  call();  // starts the workers if this process has none yet
+  for (int rep = 0; rep < 5; ++rep) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));  // past the spin: workers asleep
+    EXPECT_EQ(call(), 1) << "an isolated zgemm 32³ took the second thread (rep " << rep << ")";
+  }
+  if (kCallsAtFullSpeed && std::thread::hardware_concurrency() > 1) {
+    int most = 0;
+    for (int i = 0; i < 50; ++i) most = std::max(most, call());
+    EXPECT_EQ(most, 2) << "zgemm 32³ in a loop never used the second thread";
+  }
+  tblasDestroy(h);
+}
+
 }  // namespace

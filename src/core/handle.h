@@ -22,6 +22,10 @@ struct tblasContext {
   // TESSERA_THREAD_WORK_SCALED=0) counts them in full on every core, as
   // tests that need a given shape to split do.
   bool thread_work_scaled = true;
+  // This call's answer from ThreadPool::calls_frequent (-1: not asked yet),
+  // reset by each level-3 entry point: the pool records every ask, so a
+  // second ask within one call read "frequent" off the first.
+  int8_t calls_frequent = -1;
   // On its own cache line: a pool worker reads the workspace's slots on
   // every call, and the caller writes last_arch / last_threads above on
   // every call — on one line, each such write waited for the line to come

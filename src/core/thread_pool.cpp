@@ -179,10 +179,10 @@ ThreadPool::~ThreadPool() {
 }
 
 ThreadPool::Lease ThreadPool::acquire_for(int max_threads, double work, double min_work, int64_t units,
-                                            int *threads, double hot_min_work) {
+                                            int *threads, double hot_min_work, int8_t *frequent) {
   // Work for one thread only: no pool, no locking (tiny calls felt ~10 ns of
   // this function's arithmetic).
-  if (max_threads <= 1 || units <= 1 || !two_threads_pay(work, min_work, hot_min_work)) {
+  if (max_threads <= 1 || units <= 1 || !two_threads_pay(work, min_work, hot_min_work, frequent)) {
     *threads = 1;
     return Lease(nullptr, 1);
   }
@@ -194,8 +194,12 @@ ThreadPool::Lease ThreadPool::acquire_for(int max_threads, double work, double m
   return lease;
 }
 
-bool ThreadPool::two_threads_pay(double work, double min_work, double hot_min_work) {
-  return work >= 2 * min_work || (hot_min_work > 0 && work >= 2 * hot_min_work && calls_frequent());
+bool ThreadPool::two_threads_pay(double work, double min_work, double hot_min_work, int8_t *frequent) {
+  if (work >= 2 * min_work) return true;
+  if (!(hot_min_work > 0 && work >= 2 * hot_min_work)) return false;
+  if (!frequent) return calls_frequent();
+  if (*frequent < 0) *frequent = calls_frequent() ? 1 : 0;
+  return *frequent > 0;
 }
 
 // "Within about the spin time": 6e5 TSC ticks, 150–300 µs at the 2–4 GHz

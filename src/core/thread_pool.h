@@ -60,12 +60,14 @@ class ThreadPool {
   // handle's `max_threads`; *threads = what the call may use (>= 1).
   // hot_min_work (if smaller): the share that suffices when calls_frequent(),
   // where joining costs a fraction of a microsecond rather than a wake-up.
+  // frequent (optional): the caller's answer of calls_frequent for this
+  // call, -1 until asked; it is asked at most once per call through it.
   Lease acquire_for(int max_threads, double work, double min_work, int64_t units, int *threads,
-                    double hot_min_work = 0);
+                    double hot_min_work = 0, int8_t *frequent = nullptr);
   // Whether `work` is two threads' worth as acquire_for counts it: at the
   // cold share, or at the hot one while calls_frequent() (asked only then;
   // hot_min_work 0: the cold share only).
-  bool two_threads_pay(double work, double min_work, double hot_min_work);
+  bool two_threads_pay(double work, double min_work, double hot_min_work, int8_t *frequent = nullptr);
 
   // Whether a call made now may count on spinning workers: workers exist and
   // none sleeps, or another call asked within about the spin time (a loop of

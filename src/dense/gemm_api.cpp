@@ -30,6 +30,7 @@ tesseraStatus_t gemm_entry(tblasHandle_t h, tblasOperation_t transa, tblasOperat
   }
   GemmOperand<T> a{A, ta ? lda : 1, ta ? 1 : lda, Complex && transa == TBLAS_OP_C};
   GemmOperand<T> b{B, tb ? ldb : 1, tb ? 1 : ldb, Complex && transb == TBLAS_OP_C};
+  h->calls_frequent = -1;  // not asked yet in this call
   return gemm_execute<T, Complex>(h, m, n, k, alpha, a, b, beta, C, ldc);
 }
 

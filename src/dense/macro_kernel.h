@@ -65,12 +65,14 @@ inline double thread_work(const tblasContext *h, double flops) {
 // Whether a real call of `macs` multiply-adds stays on one thread without a
 // plan: under two threads' worth of its 2·macs flops (thread_work) as
 // lease_threads would count them — at the cold share on a one-thread handle
-// (calls_frequent not asked), else ThreadPool::two_threads_pay's rule.
+// (calls_frequent not asked), else ThreadPool::two_threads_pay's rule, with
+// the call's one answer of calls_frequent (h->calls_frequent).
 // Thread counts never change results.
 template <typename T>
-inline bool under_two_threads(const tblasContext *h, double macs) {
+inline bool under_two_threads(tblasContext *h, double macs) {
   return !ThreadPool::instance().two_threads_pay(thread_work<T>(h, 2 * macs), kMinFlopsPerThread,
-                                                 h->num_threads <= 1 ? 0 : kMinFlopsPerHotThread);
+                                                 h->num_threads <= 1 ? 0 : kMinFlopsPerHotThread,
+                                                 &h->calls_frequent);
 }
 
 // Real problems up to this many multiply-adds skip packing (the direct kernel
@@ -144,9 +146,9 @@ constexpr double kCCachedBytes = 12.0 * 1024 * 1024;
 
 // Leases threads for a call of `flops` with at most `max_units` units of work.
 template <typename T>
-inline ThreadPool::Lease lease_threads(const tblasContext *h, double flops, int64_t max_units, int *threads) {
+inline ThreadPool::Lease lease_threads(tblasContext *h, double flops, int64_t max_units, int *threads) {
   return ThreadPool::instance().acquire_for(h->num_threads, thread_work<T>(h, flops), kMinFlopsPerThread, max_units,
-                                            threads, kMinFlopsPerHotThread);
+                                            threads, kMinFlopsPerHotThread, &h->calls_frequent);
 }
 
 // Rows [row0, row0 + rows) of C on the grouped tiles' run entry (kernel

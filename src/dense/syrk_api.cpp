@@ -30,6 +30,7 @@ tesseraStatus_t syrk_entry(tblasHandle_t h, tblasFillMode_t uplo, tblasOperation
   }
   // op(A) as an n×k operand; only HERK's TBLAS_OP_C conjugates.
   GemmOperand<T> opA{A, t ? lda : 1, t ? 1 : lda, herk && trans == TBLAS_OP_C};
+  h->calls_frequent = -1;  // not asked yet in this call
   if (herk) {
     // Real alpha and beta, widened to the complex pair the driver takes.
     const T a2[2] = {alpha[0], T(0)}, b2[2] = {beta[0], T(0)};
