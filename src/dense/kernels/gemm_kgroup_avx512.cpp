@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "dense/kernels/avx512_shuffles.h"
 #include "dense/kernels/gemm_kernels.h"
 
 namespace tessera::dense::avx512 {
@@ -561,6 +562,10 @@ struct RowVec {
   // elements) joins row groups 2g and 2g + 1 of each column part h: before
   // it v[g·P + h] holds rows g·U .. g·U + U - 1 of part h of P = U parts.
   static inline __attribute__((always_inline)) void rows_to_columns(__m512i (&v)[R]) {
+    if constexpr (R == 8 && W == 8) {
+      transpose8x8_f64(v);
+      return;
+    }
     unroll<(R >= 2) + (R >= 4) + (R >= 8)>([&](auto u) __attribute__((always_inline)) {
       constexpr int U = 1 << u, P = U;
       __m512i t[R];
@@ -575,6 +580,33 @@ struct RowVec {
     });
   }
 
+  // f64, 8 rows: the same 8 × 8 transpose with immediate shuffles only —
+  // pairs of rows interleaved in 128-bit lanes (unpack), then lanes gathered
+  // twice (vshuff64x2). The two-source permutes above each hold an index
+  // vector: beside a tile's 24 accumulators the write-back spilled
+  // (dgemm TT 64³, perf: 14 % of the call outside the k loops).
+  static inline __attribute__((always_inline)) void transpose8x8_f64(__m512i (&v)[8]) {
+    __m512d t[8], u[8];
+#pragma GCC unroll 4
+    for (int i = 0; i < 8; i += 2) {
+      t[i] = unpack_lo(_mm512_castsi512_pd(v[i]), _mm512_castsi512_pd(v[i + 1]));      // columns 0, 2, 4, 6
+      t[i + 1] = unpack_hi(_mm512_castsi512_pd(v[i]), _mm512_castsi512_pd(v[i + 1]));  // 1, 3, 5, 7
+    }
+#pragma GCC unroll 2
+    for (int h = 0; h < 8; h += 4) {  // rows h .. h + 3
+      u[h] = shuffle_lanes<0x88>(t[h], t[h + 2]);          // columns 0, 4
+      u[h + 1] = shuffle_lanes<0xDD>(t[h], t[h + 2]);      // 2, 6
+      u[h + 2] = shuffle_lanes<0x88>(t[h + 1], t[h + 3]);  // 1, 5
+      u[h + 3] = shuffle_lanes<0xDD>(t[h + 1], t[h + 3]);  // 3, 7
+    }
+    constexpr int kCol[4] = {0, 2, 1, 3};  // u[q]'s first column
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; ++q) {
+      v[kCol[q]] = _mm512_castpd_si512(shuffle_lanes<0x88>(u[q], u[q + 4]));
+      v[kCol[q] + 4] = _mm512_castpd_si512(shuffle_lanes<0xDD>(u[q], u[q + 4]));
+    }
+  }
+
   // Where the tiles read op(A)(i, l): packed (pack_a's layout), or in place
   // (RowPointers).
   struct Packed {
@@ -587,10 +619,12 @@ struct RowVec {
   };
 
   // C[0:m, 0:cols] from op(B)'s columns [0, cols), cols <= NA·W; a last
-  // partial vector of B loads masked (zeros past cols).
-  template <int NA, class Src>
+  // partial vector of B loads masked (zeros past cols). M >= m: the rows
+  // the k loop computes (rows >= M stay zero and are never stored).
+  template <int NA, int M, class Src>
   static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const Src ap, const T *__restrict b,
                                                          int64_t ldb, T beta, T *c, int64_t ldc, int m, int cols) {
+    static_assert(M >= 1 && M <= R, "rows of the tile");
     vec acc[R][NA];
 #pragma GCC unroll 8
     for (int i = 0; i < R; ++i)
@@ -604,7 +638,7 @@ struct RowVec {
       for (int v = 0; v < NA; ++v)
         bv[v] = A::cast(v < NA - 1 || last == W ? _mm512_loadu_si512(br + v * W) : A::load512(br + v * W, last));
 #pragma GCC unroll 8
-      for (int i = 0; i < R; ++i) {
+      for (int i = 0; i < M; ++i) {
         const vec av = A::set1(ap.at(i, l));
 #pragma GCC unroll 8
         for (int v = 0; v < NA; ++v) acc[i][v] = A::fmadd(av, bv[v], acc[i][v]);
@@ -697,21 +731,43 @@ struct RowVec {
       for (int64_t l = 0; l < k; ++l) ap[l * R + i] = a[i * rs + l * cs];
   }
 
+  // The rows a block's k loop computes: R = 8 (5–8 rows), m itself — with
+  // all 8, a block of 5 rows spent 3 of 8 broadcasts and FMA rows on rows
+  // never stored (dgemm NT 5×32×500 at 0.77× OpenBLAS); R = 4 (2–4 rows)
+  // and R = 1, R: 3 rows of R = 4 alone read 0.79–0.82× the speed of 4 (f32
+  // / f64 NT 3×100×100, builds side by side), not found why.
+  template <class F>
+  static inline __attribute__((always_inline)) void by_rows(int m, F f) {
+    if constexpr (R == 8) {
+      if (m == 5) return f(std::integral_constant<int, 5>{});
+      if (m == 6) return f(std::integral_constant<int, 6>{});
+      if (m == 7) return f(std::integral_constant<int, 7>{});
+    }
+    f(std::integral_constant<int, R>{});
+  }
+
   template <class Src>
   static void run_block(int64_t k, T alpha, const Src ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
                         int64_t n) {
-    constexpr int64_t cols = NV * W;
+    by_rows(m, [&](auto rows) { run_block_rows<rows>(k, alpha, ap, b, ldb, beta, c, ldc, m, n); });
+  }
+  template <int M, class Src>
+  static void run_block_rows(int64_t k, T alpha, const Src ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
+                             int m, int64_t n) {
+    // As few tiles as hold the columns' vectors, the vectors shared out
+    // evenly (the wider tiles first): a tile of one vector waits on its R
+    // broadcasts per R FMAs (dgemm TT 32³ as 24 + 8 columns took 1.07× the
+    // time of 16 + 16). Each element's sum is the same in any tile.
+    const int64_t nvec = (n + W - 1) / W, tiles = (nvec + NV - 1) / NV;
     int64_t j = 0;
-    for (; j + cols <= n; j += cols) tile<NV>(k, alpha, ap, b + j, ldb, beta, c + j * ldc, ldc, m, int(cols));
-    const int rest = int(n - j);
-    if (rest == 0) return;
-    b += j;
-    c += j * ldc;
-    // The last columns on as few vectors as hold them.
-    const int nv = (rest + W - 1) / W;
-    unroll<NV>([&](auto q) __attribute__((always_inline)) {
-      if (q + 1 == nv) tile<q + 1>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
-    });
+    for (int64_t t = 0; t < tiles; ++t) {
+      const int nv = int(nvec / tiles + (t < nvec % tiles));
+      const int cols = int(std::min<int64_t>(int64_t(nv) * W, n - j));
+      unroll<NV>([&](auto q) __attribute__((always_inline)) {
+        if (q + 1 == nv) tile<q + 1, M>(k, alpha, ap, b + j, ldb, beta, c + j * ldc, ldc, m, cols);
+      });
+      j += cols;
+    }
   }
 
   // The k-steps per block: one tile of columns reads A's block once, so no
