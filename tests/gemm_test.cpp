@@ -787,6 +787,38 @@ void tail_rows_sweep(uint64_t seed) {
                 tt::type_name<T>(), worst, cases);
   }
 }
+// Few rows (1–8), op(A) = N, op(B) = T: on one thread the row-vector tiles
+// read op(A)'s columns in place (the rows whose tile reads no row past m),
+// on more threads each thread packs its copy first — the same values in the
+// same sums, so 1, 2 and 3 threads bitwise the same; padded lda.
+template <typename T>
+void cols_n_sweep(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  tt::FullThreadWork full_work;  // these sizes split as the thread rule counts flops in full
+  for (tesseraArch_t arch : supported_paths()) {
+    const ThreadHandles hs(arch);
+    double worst = 0;
+    int cases = 0, split = 0;
+    for (int64_t m : {1, 3, 4, 5, 6, 7, 8})
+      for (const auto &d : {std::pair<int64_t, int64_t>{100, 600}, {33, 2000}, {300, 900}, {17, 70}}) {
+        const Case c{TBLAS_OP_N, TBLAS_OP_T, m, d.first, d.second, 1 + m % 3, d.first % 2, m % 2};
+        const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+        const std::string what = std::string(tesseraGetArchString(arch)) + " NT m=" + std::to_string(m) +
+                                 " n=" + std::to_string(d.first) + " k=" + std::to_string(d.second);
+        worst = std::max(worst, run_on_three<T>(hs, c, alpha, beta, rng(), what));
+        ++cases;
+        int used = 0;
+        tblasGetLastThreads(hs.h[1].h, &used);
+        split += used > 1;
+      }
+    EXPECT_GT(split, 0) << tesseraGetArchString(arch) << ": no case split over two threads";
+    std::printf("[ worst ratio ] few rows NT %s %s: %.3f over %d cases\n", tesseraGetArchString(arch),
+                tt::type_name<T>(), worst, cases);
+  }
+}
+TEST(Gemm, FewRowsNTFloat) { cols_n_sweep<float>(95); }
+TEST(Gemm, FewRowsNTDouble) { cols_n_sweep<double>(96); }
+
 TEST(Gemm, TailRowsFloat) { tail_rows_sweep<float>(91); }
 TEST(Gemm, TailRowsDouble) { tail_rows_sweep<double>(92); }
 

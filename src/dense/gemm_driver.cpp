@@ -490,6 +490,14 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   if (kg && (m > kgu.rows || !kgroup_takes_b(B, k))) kg = nullptr;
   T *kg_a = nullptr;
   if (kg) {
+    // One thread, op(A)'s columns contiguous, rows the row-vector tiles read
+    // in place: no pack (the units of a plan still pack per thread; both
+    // read the same values, so the same bits).
+    if (kgu.run == kg->run_cols && kg->run_cols_n && a_columns_in_place(A) && m < 32 &&
+        (kg->cols_n_rows >> m & 1u) && under_two_threads<T>(h, macs)) {
+      kg->run_cols_n(k, alpha[0], A.p, A.cs, B.p, kgu.ldb, beta[0], C, ldc, m, n, n);
+      return TESSERA_STATUS_SUCCESS;
+    }
     if (!h->workspace.reserve(1, kgroup_a_bytes(*kg, k), 0)) return TESSERA_STATUS_ALLOC_FAILED;
     kg_a = static_cast<T *>(h->workspace.a(0));
     kgu.pack(m, k, A.p, A.rs, A.cs, kg_a);

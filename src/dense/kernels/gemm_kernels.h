@@ -182,6 +182,11 @@ struct KGroupKernels {
   // and each reads its own rows of op(A) once; 4-column units read all of
   // op(A) on each thread — dgemm TN 1000×8×2000 2T 1.66× faster by rows).
   int tn_cols, tn_min_k, tn_min_m, tn_nr;
+  // run_cols's row-vector tiles with op(A)'s columns (op N) read in place
+  // (A(i, l) at a[i + l*lda]) instead of packed: m rows with bit m of
+  // cols_n_rows set (those whose tile reads no row past m); the same sums.
+  RunT run_cols_n = nullptr;
+  unsigned cols_n_rows = 0;
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.

@@ -613,6 +613,11 @@ struct RowVec {
     const T *p;
     T at(int i, int64_t l) const { return p[l * R + i]; }
   };
+  struct Cols {  // op(A)'s columns contiguous (op N), read in place: A(i, l) at p[l·ld + i]
+    const T *p;
+    int64_t ld;
+    T at(int i, int64_t l) const { return p[l * ld + i]; }
+  };
   struct Rows : RowPointers<T, R> {
     using RowPointers<T, R>::RowPointers;
     T at(int i, int64_t l) const { return this->r[i][l]; }
@@ -783,6 +788,18 @@ struct RowVec {
       run_block(std::min(kc, k - kb), alpha, Packed{ap + kb * R}, b + kb * ldb, ldb, kb == 0 ? beta : T(1), c, ldc,
                 m, n);
   }
+  // run with op(A)'s columns read in place (A(i, l) at a[l·lda + i]),
+  // where the k loop reads no row past m (rows_in_place).
+  static void run_in_place(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
+                           int64_t ldc, int m, int64_t n, int64_t n_all) {
+    const int64_t kc = k_block(k, n_all);
+    for (int64_t kb = 0; kb < k; kb += kc)
+      run_block(std::min(kc, k - kb), alpha, Cols{a + kb * lda, lda}, b + kb * ldb, ldb, kb == 0 ? beta : T(1), c,
+                ldc, m, n);
+  }
+  // Whether the k loop for m rows reads only rows < m (by_rows: M = m).
+  static constexpr bool rows_in_place(int m) { return m == R || (R == 8 && m >= 5); }
+
   // Rows [0, m) (m <= R) and k-steps [0, k) of a block whose op(A) is read
   // in place: row i, step l at a[i·lda + l].
   static void run_rows(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
@@ -820,6 +837,19 @@ inline __attribute__((always_inline)) void by_row_vec(int64_t m, F f) {
   if (m > 4) return f(std::integral_constant<int, 8>{});
   f(std::integral_constant<int, 4>{});
 }
+// The m (bits) whose row-vector tile reads op(A) in place without reading
+// past row m: run_cols_n takes them.
+template <class A>
+constexpr unsigned cols_n_rows() {
+  unsigned bits = 0;
+  for (int m = 1; m <= kRowVecRows; ++m) {
+    const bool in_place = m == 1 ? RowVec<A, 1>::rows_in_place(m)
+                          : m > 4 ? RowVec<A, 8>::rows_in_place(m)
+                                  : RowVec<A, 4>::rows_in_place(m);
+    if (row_vec<A>(m) && in_place) bits |= 1u << m;
+  }
+  return bits;
+}
 
 // Row-stacked k-grouped tiles: R rows of op(A), each in vectors of its own
 // — lane c of accumulator (j, r) sums A(r, l)·B(l, j) over l % W == c, all
@@ -849,6 +879,11 @@ struct RGroup {
   struct Packed {
     const T *p;
     __m512i group(int r, int64_t s, int) const { return _mm512_loadu_si512(p + (s * R + r) * W); }
+  };
+  struct Cols {  // op(A)'s columns contiguous (op N), read in place: A(i, l) at p[l·ld + i]
+    const T *p;
+    int64_t ld;
+    T at(int i, int64_t l) const { return p[l * ld + i]; }
   };
   struct Rows : RowPointers<T, R> {
     using RowPointers<T, R>::RowPointers;
@@ -1024,6 +1059,13 @@ struct KGroupEntry {
       return by_row_vec<A>(m, [&](auto r) { RowVec<A, r>::run(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n, n_all); });
     by_group<A>(m, [&](auto g) { CGroup<A, g>::template run<kNr>(k, alpha, ap, b, ldb, beta, c, ldc, int(m), n); });
   }
+  // run_cols's row-vector tiles with op(A)'s columns read in place, where
+  // they read no row past m (cols_n_rows); no pack. Packing 4 × 2000 f32
+  // (a masked load and store per k-step) was 30 % of sgemm NT 4×16×2000.
+  static void run_cols_n(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
+                         int64_t ldc, int64_t m, int64_t n, int64_t n_all) {
+    by_row_vec<A>(m, [&](auto r) { RowVec<A, r>::run_in_place(k, alpha, a, lda, b, ldb, beta, c, ldc, int(m), n, n_all); });
+  }
   // op(A)'s rows contiguous (op T), any m: the row-vector tiles on blocks of
   // kRowVecRows rows read in place, the last block on the tile for its rows.
   // Blocks of k outermost: B's block stays in L2 across the row blocks.
@@ -1073,12 +1115,14 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
                                          &KGroupEntry<AF32>::run_rows_t,
-                                         &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 12};
+                                         &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 12,
+                                         &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>()};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1, 32, 8,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
                                           &KGroupEntry<AF64>::run_rows_t,
-                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 12};
+                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 12,
+                                          &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>()};
 
 }  // namespace tessera::dense::avx512
