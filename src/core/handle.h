@@ -24,7 +24,7 @@ struct tblasContext {
   bool thread_work_scaled = true;
   // This call's answer from ThreadPool::calls_frequent (-1: not asked yet),
   // reset by each level-3 entry point: the pool records every ask, so a
-  // second ask within one call read "frequent" off the first.
+  // second ask within one call would read "frequent" off the first.
   int8_t calls_frequent = -1;
   // On its own cache line: a pool worker reads the workspace's slots on
   // every call, and the caller writes last_arch / last_threads above on

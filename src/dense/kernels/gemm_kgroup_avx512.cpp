@@ -736,11 +736,12 @@ struct RowVec {
       for (int64_t l = 0; l < k; ++l) ap[l * R + i] = a[i * rs + l * cs];
   }
 
-  // The rows a block's k loop computes: R = 8 (5–8 rows), m itself — with
-  // all 8, a block of 5 rows spent 3 of 8 broadcasts and FMA rows on rows
-  // never stored (dgemm NT 5×32×500 at 0.77× OpenBLAS); R = 4 (2–4 rows)
-  // and R = 1, R: 3 rows of R = 4 alone read 0.79–0.82× the speed of 4 (f32
-  // / f64 NT 3×100×100, builds side by side), not found why.
+  // The rows a block's k loop computes (f(integral_constant M)): on R = 8
+  // (5–8 rows) m itself — computing all 8, a block of 5 rows spent 3 of 8
+  // broadcasts and FMA rows on rows never stored (dgemm NT 5×32×500 at 0.77×
+  // OpenBLAS); on R = 4 (2–4 rows) and R = 1, all R: 3 rows of R = 4
+  // computed alone read 0.79–0.82× the speed of computing 4 (f32 / f64 NT
+  // 3×100×100, builds side by side), not found why.
   template <class F>
   static inline __attribute__((always_inline)) void by_rows(int m, F f) {
     if constexpr (R == 8) {
@@ -879,11 +880,6 @@ struct RGroup {
   struct Packed {
     const T *p;
     __m512i group(int r, int64_t s, int) const { return _mm512_loadu_si512(p + (s * R + r) * W); }
-  };
-  struct Cols {  // op(A)'s columns contiguous (op N), read in place: A(i, l) at p[l·ld + i]
-    const T *p;
-    int64_t ld;
-    T at(int i, int64_t l) const { return p[l * ld + i]; }
   };
   struct Rows : RowPointers<T, R> {
     using RowPointers<T, R>::RowPointers;
