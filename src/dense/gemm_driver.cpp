@@ -108,7 +108,7 @@ void gemm_task(void *ctx, int slot, int nslots) {
     const auto [n0, n1] = unit_range(p.n, p.n_tiles, p.tn, u / p.tm, unit_cols(p));
     if (m0 >= m1 || n0 >= n1) return;
     if (p.kg_run_t) {
-      p.kg_run_t(p.k, p.alpha[0], p.A.p + m0 * p.A.rs, p.A.rs, p.B.p + n0 * p.B.cs, p.kg_ldb, p.beta[0],
+      p.kg_run_t(p.k, p.alpha[0], p.A.p + m0 * p.A.rs, p.kg_lda, p.B.p + n0 * p.B.cs, p.kg_ldb, p.beta[0],
                  p.C + m0 + n0 * p.ldc, p.ldc, m1 - m0, n1 - n0, p.n);
     } else if (p.kg.run) {
       grouped(p.kg, kg_a, n0, n1);
@@ -245,24 +245,36 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    8×12×2000 1.33× the main tiles; sgemm 8×1×2000 6.2× (the few-row tiles
 //    then packed op(A) element by element), 32×8×2000 1.43×; from 16
 //    columns at k = 2000 0.7–0.98×.
+// And where op(A)'s columns are contiguous (op N), op(B)'s rows (op T) and
+// the few-row tiles take the product (m within kgroup_use's rows) on a
+// row-vector tile that reads no row past m (cols_n_rows: 1, 4–8 rows): those
+// tiles read op(A)'s columns in place instead of packing them (a masked load
+// and store per k-step, 30 % of sgemm NT 4×16×2000); the same sums.
 template <typename T>
 struct InPlaceRows {
   typename KGroupKernels<T>::RunT run = nullptr;
   int rows = 0, cols = 0;  // the unit grid's row step (whole blocks) and column step
   int64_t ldb = 0;         // the stride between op(B)'s k-steps (op T) or columns (op N)
+  int64_t lda = 0;         // the stride between op(A)'s rows (op T) or columns (op N)
 };
 template <typename T, bool Complex>
 InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const GemmOperand<T> &A,
                                const GemmOperand<T> &B) {
-  const KGroupKernels<T> *kg = Complex || !rows_contiguous(A) ? nullptr : gemm_kernels_kgroup<T>(arch);
+  const KGroupKernels<T> *kg = Complex ? nullptr : gemm_kernels_kgroup<T>(arch);
   if (!kg) return {};
+  if (a_columns_in_place(A)) {
+    const int64_t rows = n >= kg->wide_cols ? kg->rows_cols : kg->rows;  // kgroup_use's
+    if (!rows_contiguous(B) || m > rows || !(kg->cols_n_rows >> m & 1u)) return {};
+    return {kg->run_cols_n, kg->rows_cols, kg->nr, B.rs, A.cs};
+  }
+  if (!rows_contiguous(A)) return {};
   if (rows_contiguous(B)) {
     const int64_t min_k = 2 * n > kg->vec_cols && n <= kg->vec_cols ? kg->t_min_k_vec : kg->t_min_k;
     if (n > kg->t_cols || (m > kg->rows_cols && (k < min_k || n < kg->t_min_cols))) return {};
-    return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs};
+    return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
   }
   if (B.rs != 1 || n > kg->tn_cols || k < kg->tn_min_k || m < kg->tn_min_m) return {};
-  return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs};
+  return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
 }
 
 // The rows of m past its last whole vector of w, where there is a whole one
@@ -479,7 +491,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   const InPlaceRows<T> ipr = kgroup_in_place<T, Complex>(h->arch, m, n, k, A, B);
   const bool kgt = ipr.run != nullptr;
   if (kgt && under_two_threads<T>(h, macs)) {  // one thread by the flop rule: no plan
-    ipr.run(k, alpha[0], A.p, A.rs, B.p, ipr.ldb, beta[0], C, ldc, m, n, n);
+    ipr.run(k, alpha[0], A.p, ipr.lda, B.p, ipr.ldb, beta[0], C, ldc, m, n, n);
     return TESSERA_STATUS_SUCCESS;
   }
   // At most half a vector of rows (f32 8, f64 4): the k-grouped tiles
@@ -490,14 +502,6 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   if (kg && (m > kgu.rows || !kgroup_takes_b(B, k))) kg = nullptr;
   T *kg_a = nullptr;
   if (kg) {
-    // One thread, op(A)'s columns contiguous, rows the row-vector tiles read
-    // in place: no pack (the units of a plan still pack per thread; both
-    // read the same values, so the same bits).
-    if (kgu.run == kg->run_cols && kg->run_cols_n && a_columns_in_place(A) && m < 32 &&
-        (kg->cols_n_rows >> m & 1u) && under_two_threads<T>(h, macs)) {
-      kg->run_cols_n(k, alpha[0], A.p, A.cs, B.p, kgu.ldb, beta[0], C, ldc, m, n, n);
-      return TESSERA_STATUS_SUCCESS;
-    }
     if (!h->workspace.reserve(1, kgroup_a_bytes(*kg, k), 0)) return TESSERA_STATUS_ALLOC_FAILED;
     kg_a = static_cast<T *>(h->workspace.a(0));
     kgu.pack(m, k, A.p, A.rs, A.cs, kg_a);
@@ -544,6 +548,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   if (kgt) {  // units of whole row blocks and tiles of columns; both operands in place
     p.kg_run_t = ipr.run;
     p.kg_ldb = ipr.ldb;
+    p.kg_lda = ipr.lda;
     p.mr_e = ipr.rows;
     p.nr = ipr.cols;
     p.b_in_place = p.a_in_place = true;
@@ -606,7 +611,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
                              const GemmOperand<T> &A, const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {
   // Tiny real products that gemm_rows would hand to direct_one_thread with
   // op(A) in place, sent there first: op(A)'s columns contiguous (so not
-  // the in-place grouped tiles), more rows than the grouped tiles take,
+  // the grouped tiles reading op(A)'s rows in place), more rows than the grouped tiles take,
   // more than two columns (not the column tables), under one thread's flops
   // and no k-grouped tail. gemm_rows's checks before that branch were a
   // fifth of sgemm 16³ (perf: 23 of 115 ns; OpenBLAS's whole call 100).

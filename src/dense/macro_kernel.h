@@ -196,10 +196,11 @@ struct Level3Plan {
   GroupedRows<T> kg{}, tail{};
   // The caller's packed copy of kg's op(A) (its workspace slot 0).
   const T *kg_a = nullptr;
-  // Or, op(A)'s rows contiguous and few columns: the grouped tiles reading
-  // op(A) in place for any m (kgroup_in_place; B(l, j) at kg_ldb's stride).
+  // Or the grouped tiles reading op(A) in place (kgroup_in_place: its rows
+  // contiguous and few columns, any m; or its columns and few rows), op(A)'s
+  // rows or columns kg_lda apart, B(l, j) at kg_ldb's stride.
   typename KGroupKernels<T>::RunT kg_run_t = nullptr;
-  int64_t kg_ldb = 0;
+  int64_t kg_ldb = 0, kg_lda = 0;
   int tm = 1, tn = 1;  // GEMM: grid of work units over C's tiles (claimed dynamically by threads)
   int64_t m_tiles = 0, n_tiles = 0;
   std::vector<int64_t> strips;  // SYRK: column boundaries of the work units (empty: one unit, all columns)
