@@ -787,10 +787,10 @@ void tail_rows_sweep(uint64_t seed) {
                 tt::type_name<T>(), worst, cases);
   }
 }
-// Few rows (1–8), op(A) = N, op(B) = T: on one thread the row-vector tiles
-// read op(A)'s columns in place (the rows whose tile reads no row past m),
-// on more threads each thread packs its copy first — the same values in the
-// same sums, so 1, 2 and 3 threads bitwise the same; padded lda.
+// Few rows (1–8), op(A) = N, op(B) = T: the row-vector tiles read op(A)'s
+// columns in place where their tile reads no row past m (1, 4–8 rows; one
+// thread or units of columns on several) and pack it otherwise (3 rows) —
+// 1, 2 and 3 threads bitwise the same; padded lda.
 template <typename T>
 void cols_n_sweep(uint64_t seed) {
   std::mt19937_64 rng(seed);
