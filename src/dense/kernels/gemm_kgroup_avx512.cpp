@@ -831,9 +831,9 @@ constexpr bool row_vec(int64_t m) {
   return m >= 1 && m <= kRowVecRows && m != 2;
 }
 // The row-vector tile for m rows, row_vec(m): f(integral_constant R), R the
-// smallest of 1, 4, 8 that holds m.
+// smallest of 1, 4, 8 that holds m. (constexpr: cols_n_rows asks it too.)
 template <class A, class F>
-inline __attribute__((always_inline)) void by_row_vec(int64_t m, F f) {
+constexpr inline __attribute__((always_inline)) void by_row_vec(int64_t m, F f) {
   if (m == 1) return f(std::integral_constant<int, 1>{});
   if (m > 4) return f(std::integral_constant<int, 8>{});
   f(std::integral_constant<int, 4>{});
@@ -844,13 +844,13 @@ template <class A>
 constexpr unsigned cols_n_rows() {
   unsigned bits = 0;
   for (int m = 1; m <= kRowVecRows; ++m) {
-    const bool in_place = m == 1 ? RowVec<A, 1>::rows_in_place(m)
-                          : m > 4 ? RowVec<A, 8>::rows_in_place(m)
-                                  : RowVec<A, 4>::rows_in_place(m);
+    bool in_place = false;
+    by_row_vec<A>(m, [&](auto r) { in_place = RowVec<A, r>::rows_in_place(m); });
     if (row_vec<A>(m) && in_place) bits |= 1u << m;
   }
   return bits;
 }
+static_assert(cols_n_rows<AF64>() >> 1 & 1u, "a compile-time mask; one row's tile reads only that row");
 
 // Row-stacked k-grouped tiles: R rows of op(A), each in vectors of its own
 // — lane c of accumulator (j, r) sums A(r, l)·B(l, j) over l % W == c, all
