@@ -262,9 +262,8 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
                                const GemmOperand<T> &B) {
   const KGroupKernels<T> *kg = Complex ? nullptr : gemm_kernels_kgroup<T>(arch);
   if (!kg) return {};
-  if (a_columns_in_place(A)) {
-    const int64_t rows = n >= kg->wide_cols ? kg->rows_cols : kg->rows;  // kgroup_use's
-    if (!rows_contiguous(B) || m > rows || !(kg->cols_n_rows >> m & 1u)) return {};
+  if (a_columns_in_place(A)) {  // the few-row tiles' product (kgroup_use) on a tile that reads no row past m
+    if (!kgroup_by_columns(B) || m > kgroup_use(*kg, A, B, n).rows || !(kg->cols_n_rows >> m & 1u)) return {};
     return {kg->run_cols_n, kg->rows_cols, kg->nr, B.rs, A.cs};
   }
   if (!rows_contiguous(A)) return {};

@@ -743,7 +743,7 @@ struct RowVec {
   // computed alone read 0.79–0.82× the speed of computing 4 (f32 / f64 NT
   // 3×100×100, builds side by side), not found why.
   template <class F>
-  static inline __attribute__((always_inline)) void by_rows(int m, F f) {
+  static constexpr inline __attribute__((always_inline)) void by_rows(int m, F f) {
     if constexpr (R == 8) {
       if (m == 5) return f(std::integral_constant<int, 5>{});
       if (m == 6) return f(std::integral_constant<int, 6>{});
@@ -782,24 +782,33 @@ struct RowVec {
   // product's columns, not a call's: threads that split them must sum alike.
   static int64_t k_block(int64_t k, int64_t n_all) { return n_all <= NV * W ? k : kKc; }
 
-  static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
-                  int64_t n, int64_t n_all) {
+  // The k blocks of k_block, op(A)'s block at kb from src(kb); beta on the
+  // first block, then C accumulates.
+  template <class SrcAt>
+  static inline __attribute__((always_inline)) void run_k_blocks(int64_t k, T alpha, SrcAt src, const T *b,
+                                                                 int64_t ldb, T beta, T *c, int64_t ldc, int m,
+                                                                 int64_t n, int64_t n_all) {
     const int64_t kc = k_block(k, n_all);
     for (int64_t kb = 0; kb < k; kb += kc)
-      run_block(std::min(kc, k - kb), alpha, Packed{ap + kb * R}, b + kb * ldb, ldb, kb == 0 ? beta : T(1), c, ldc,
-                m, n);
+      run_block(std::min(kc, k - kb), alpha, src(kb), b + kb * ldb, ldb, kb == 0 ? beta : T(1), c, ldc, m, n);
+  }
+  static void run(int64_t k, T alpha, const T *ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+                  int64_t n, int64_t n_all) {
+    run_k_blocks(k, alpha, [&](int64_t kb) { return Packed{ap + kb * R}; }, b, ldb, beta, c, ldc, m, n, n_all);
   }
   // run with op(A)'s columns read in place (A(i, l) at a[l·lda + i]),
   // where the k loop reads no row past m (rows_in_place).
   static void run_in_place(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
                            int64_t ldc, int m, int64_t n, int64_t n_all) {
-    const int64_t kc = k_block(k, n_all);
-    for (int64_t kb = 0; kb < k; kb += kc)
-      run_block(std::min(kc, k - kb), alpha, Cols{a + kb * lda, lda}, b + kb * ldb, ldb, kb == 0 ? beta : T(1), c,
-                ldc, m, n);
+    run_k_blocks(k, alpha, [&](int64_t kb) { return Cols{a + kb * lda, lda}; }, b, ldb, beta, c, ldc, m, n, n_all);
   }
-  // Whether the k loop for m rows reads only rows < m (by_rows: M = m).
-  static constexpr bool rows_in_place(int m) { return m == R || (R == 8 && m >= 5); }
+  // Whether the k loop for m rows reads only rows < m: by_rows computes
+  // exactly m of them.
+  static constexpr bool rows_in_place(int m) {
+    bool exact = false;
+    by_rows(m, [&](auto rows) { exact = rows == m; });
+    return exact;
+  }
 
   // Rows [0, m) (m <= R) and k-steps [0, k) of a block whose op(A) is read
   // in place: row i, step l at a[i·lda + l].
