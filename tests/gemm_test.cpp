@@ -819,14 +819,15 @@ void cols_n_sweep(uint64_t seed) {
 TEST(Gemm, FewRowsNTFloat) { cols_n_sweep<float>(95); }
 TEST(Gemm, FewRowsNTDouble) { cols_n_sweep<double>(96); }
 
-// op(A) = N, op(B) = T, k <= 256: each element is one FMA chain over l
-// written back once whatever tile computes it, so a row's bits do not
-// depend on m. The rows past the last whole tile (f64 m % 16 = 1 or 4, f32
-// m % 32 = 1, 4–8) take the row-vector tiles beside a one-thread direct
-// product (row_vec_tail); computed again as rows of a taller product whose
-// tiles are all whole (m rounded up to 32, the same lda, ldb and ldc), on 1
-// and 2 threads, they must come out bitwise the same — with alpha and beta
-// random, 1 (C added) and 0 (C not read).
+// op(B) = T, k <= 256: each element is one FMA chain over l written back
+// once whatever tile computes it, so a row's bits do not depend on m. The
+// rows past the last whole tile (f64 m % 16 = 1–4, f32 m % 32 = 1–8; with
+// op(A) = N those the row-vector tiles read in place: 1, 4–8) take the
+// row-vector tiles beside a one-thread direct product (row_vec_tail);
+// computed again as rows of a taller product whose tiles are all whole (m
+// rounded up to 32, the same leading dimensions), on 1 and 2 threads, they
+// must come out bitwise the same — with alpha and beta random, 1 (C added)
+// and 0 (C not read); op(A) = N and T.
 template <typename T>
 void tail_rows_bitwise(uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -834,37 +835,39 @@ void tail_rows_bitwise(uint64_t seed) {
   for (tesseraArch_t arch : supported_paths()) {
     const ThreadHandles hs(arch);
     int cases = 0;
-    for (int64_t m : {17, 20, 33, 36, 40, 65, 68, 72, 100, 257})
-      for (int64_t n : {3, 4, 17, 40})
-        for (int64_t k : {1, 7, 64, 256}) {
-          const int64_t mm = (m + 31) / 32 * 32, ld = mm + 3;  // the taller product; padded leading dimensions
-          const V<T> A = tt::random_vector<T>(size_t(ld * k), rng), B = tt::random_vector<T>(size_t(n * k), rng);
-          const V<T> C0 = tt::random_vector<T>(size_t(ld * n), rng);
-          const T ar = tt::random_value<T>(rng), br = tt::random_value<T>(rng);
-          const std::pair<T, T> scalars[] = {{ar, br}, {one, one}, {ar, zero}, {one, zero}};
-          for (const auto &[alpha, beta] : scalars)
-            for (int t = 0; t < 2; ++t) {
-              V<T> C = C0, Ctall = C0;
-              ASSERT_EQ(gemm<T>(hs.h[t].h, TBLAS_OP_N, TBLAS_OP_T, m, n, k, &alpha, A.data(), ld, B.data(), n, &beta,
-                                C.data(), ld),
-                        TESSERA_STATUS_SUCCESS);
-              ASSERT_EQ(gemm<T>(hs.h[t].h, TBLAS_OP_N, TBLAS_OP_T, mm, n, k, &alpha, A.data(), ld, B.data(), n,
-                                &beta, Ctall.data(), ld),
-                        TESSERA_STATUS_SUCCESS);
-              int64_t bad = 0;
-              for (int64_t j = 0; j < n; ++j)
-                bad += std::memcmp(&C[size_t(j * ld)], &Ctall[size_t(j * ld)], size_t(m) * sizeof(T)) != 0;
-              EXPECT_EQ(bad, 0) << tesseraGetArchString(arch) << " NT m=" << m << " (against " << mm << ") n=" << n
-                                << " k=" << k << " threads=" << t + 1;
-              ++cases;
-            }
-        }
-    std::printf("[ bitwise ] tail rows NT %s %s: %d cases\n", tesseraGetArchString(arch), tt::type_name<T>(),
+    for (tblasOperation_t ta : {TBLAS_OP_N, TBLAS_OP_T})
+      for (int64_t m : {17, 18, 20, 33, 35, 36, 40, 65, 68, 72, 100, 257})
+        for (int64_t n : {3, 4, 17, 40})
+          for (int64_t k : {1, 7, 64, 256}) {
+            const int64_t mm = (m + 31) / 32 * 32;  // the taller product
+            const int64_t lda = ta == TBLAS_OP_N ? mm + 3 : k + 3, ldc = mm + 3;
+            const V<T> A = tt::random_vector<T>(size_t(lda * (ta == TBLAS_OP_N ? k : mm)), rng);
+            const V<T> B = tt::random_vector<T>(size_t(n * k), rng), C0 = tt::random_vector<T>(size_t(ldc * n), rng);
+            const T ar = tt::random_value<T>(rng), br = tt::random_value<T>(rng);
+            const std::pair<T, T> scalars[] = {{ar, br}, {one, one}, {ar, zero}, {one, zero}};
+            for (const auto &[alpha, beta] : scalars)
+              for (int t = 0; t < 2; ++t) {
+                V<T> C = C0, Ctall = C0;
+                ASSERT_EQ(gemm<T>(hs.h[t].h, ta, TBLAS_OP_T, m, n, k, &alpha, A.data(), lda, B.data(), n, &beta,
+                                  C.data(), ldc),
+                          TESSERA_STATUS_SUCCESS);
+                ASSERT_EQ(gemm<T>(hs.h[t].h, ta, TBLAS_OP_T, mm, n, k, &alpha, A.data(), lda, B.data(), n, &beta,
+                                  Ctall.data(), ldc),
+                          TESSERA_STATUS_SUCCESS);
+                int64_t bad = 0;
+                for (int64_t j = 0; j < n; ++j)
+                  bad += std::memcmp(&C[size_t(j * ldc)], &Ctall[size_t(j * ldc)], size_t(m) * sizeof(T)) != 0;
+                EXPECT_EQ(bad, 0) << tesseraGetArchString(arch) << " " << op_name(ta) << "T m=" << m << " (against "
+                                  << mm << ") n=" << n << " k=" << k << " threads=" << t + 1;
+                ++cases;
+              }
+          }
+    std::printf("[ bitwise ] tail rows NT/TT %s %s: %d cases\n", tesseraGetArchString(arch), tt::type_name<T>(),
                 cases);
   }
 }
-TEST(Gemm, TailRowsBitwiseNTFloat) { tail_rows_bitwise<float>(93); }
-TEST(Gemm, TailRowsBitwiseNTDouble) { tail_rows_bitwise<double>(94); }
+TEST(Gemm, TailRowsBitwiseFloat) { tail_rows_bitwise<float>(93); }
+TEST(Gemm, TailRowsBitwiseDouble) { tail_rows_bitwise<double>(94); }
 
 TEST(Gemm, TailRowsFloat) { tail_rows_sweep<float>(91); }
 TEST(Gemm, TailRowsDouble) { tail_rows_sweep<double>(92); }

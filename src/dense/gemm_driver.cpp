@@ -389,46 +389,64 @@ __attribute__((noinline)) tesseraStatus_t direct_row_tail(const tblasContext *h,
   return TESSERA_STATUS_SUCCESS;
 }
 
-// Full-rate AVX-512, op(A) in place (op N) and op(B)'s rows contiguous (op
-// T): the rows of C past the main tile's last whole MR rows, where they
-// fill at most half of one vector (f64 m % 16 = 1 or 4, f32 m % 32 = 1 or
-// 4–8: the counts the row-vector tiles read in place, cols_n_rows), taken
-// by those tiles beside a one-thread direct product instead of a vector of
-// their own on the main tiles (dgemm NT 17³: 3 vectors per column and
-// k-step for 17 rows, the 17th row's two tiles ~45 ns of the call's ~190;
-// OpenBLAS's whole call ~160). No plan and no second call, where the
-// planned k-grouped tail (kgroup_tail_rows) costs more than it saves below
-// 32×32 elements of B. Up to kRowVecOneBlock steps the row-vector tiles sum
-// each element in one k block, as the direct tiles do, and write it back as
-// they do (alpha·sum, then + beta·C in one rounding): the same bits as the
-// main tiles, whichever path a call takes (Gemm.TailRowsBitwiseNT*). Zen 5,
-// 1 thread, builds as peers (9 rounds), speed ÷ before: dgemm NT 17³ / 20³
-// / 33³ / 36³ 1.16 / 1.15 / 1.04 / 1.03, 17×8×64 1.24, 17×4×17 1.09,
-// 33×8×33 1.14; sgemm 33³ / 36³ / 40³ / 72³ 1.06 / 1.06 / 1.01 / 1.02,
-// 33×8×33 1.15; 65³–100³ 1.00–1.01. Not below MR rows (f32 17–31, which
-// the main tile's shifted second vector covers in one pass): there sgemm
-// 17³ / 24³ read 0.95 / 0.93, 17×4×17 0.71.
+// Full-rate AVX-512, op(B)'s rows contiguous (op T): the rows of C past
+// the main tile's last whole MR rows, where they fill at most half of one
+// vector (f64 m % 16 = 1–4, f32 m % 32 = 1–8), taken by the row-vector
+// tiles beside a one-thread direct product instead of a vector of their
+// own on the main tiles (dgemm NT 17³: 3 vectors per column and k-step for
+// 17 rows, the 17th row's two tiles ~45 ns of the call's ~190; OpenBLAS's
+// whole call ~160). op(A) = N: read in place, so the counts whose tile
+// reads no row past m (cols_n_rows: 1, 4–8); op(A) = T: its rows in place
+// (run_rows_t), any count, the top rows packed for the main tiles as
+// before. No plan and no second call, where the planned k-grouped tail
+// (kgroup_tail_rows) costs more than it saves below 32×32 elements of B.
+// Up to kRowVecOneBlock steps the row-vector tiles sum each element in one
+// k block, as the direct tiles do, and write it back as they do
+// (alpha·sum, then + beta·C in one rounding): the same bits as the main
+// tiles, whichever path a call takes (Gemm.TailRowsBitwise*). Zen 5, 1
+// thread, builds as peers (9–15 rounds), speed ÷ before: dgemm NT 17³ /
+// 20³ / 33³ / 36³ 1.16 / 1.15 / 1.04 / 1.03, 17×8×64 1.24, 17×4×17 1.09,
+// 33×8×33 1.14; sgemm NT 33³ / 36³ / 40³ / 72³ 1.06 / 1.06 / 1.01 / 1.02,
+// 33×8×33 1.15; dgemm TT 17³ / 20³ / 33³ 1.20 / 1.10 / 1.02, 17×4×17
+// 1.14; sgemm TT 33³–100³ 1.01–1.04, 33×8×33 1.34; 65³–100³ otherwise
+// 1.00–1.01. Not below MR rows (f32 17–31, which the main tile's shifted
+// second vector covers in one pass): there sgemm NT 17³ / 24³ read 0.95 /
+// 0.93, 17×4×17 0.71.
 constexpr int64_t kRowVecOneBlock = 256;  // RowVec::kKc (gemm_kgroup_avx512.cpp)
 template <typename T>
 int64_t row_vec_tail(const tblasContext *h, int64_t m, int64_t k, const GemmOperand<T> &A, const GemmOperand<T> &B) {
+  if (!rows_contiguous(B) || k > kRowVecOneBlock || h->zmm_half_rate) return 0;
   const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
-  if (!kg || h->zmm_half_rate || !a_columns_in_place(A) || !rows_contiguous(B) || k > kRowVecOneBlock) return 0;
-  const int64_t mr = gemm_kernels<T>(h->arch).mr, tail = m > mr ? (m - 1) % mr + 1 : 0;
-  return tail <= kZmm<T> / 2 && (kg->cols_n_rows >> tail & 1u) ? tail : 0;
+  const bool a_cols = a_columns_in_place(A);
+  if (!kg || !(a_cols || rows_contiguous(A))) return 0;
+  // The AVX-512 main tiles are two vectors tall (f64 16, f32 32 rows): a
+  // mask, not a division (~10 ns of a tiny call), while the table says so.
+  constexpr int64_t mr = 2 * kZmm<T>;
+  if (gemm_kernels<T>(h->arch).mr != mr) return 0;
+  const int64_t tail = m > mr ? ((m - 1) & (mr - 1)) + 1 : 0;
+  return tail <= kZmm<T> / 2 && (!a_cols || (kg->cols_n_rows >> tail & 1u)) ? tail : 0;
 }
 
 // direct_one_thread with row_vec_tail's `tail` rows on the row-vector tiles
 // (out of line, as direct_row_tail).
 template <typename T>
-__attribute__((noinline)) tesseraStatus_t direct_row_vec_tail(const tblasContext *h, int64_t m, int64_t n,
+__attribute__((noinline)) tesseraStatus_t direct_row_vec_tail(tblasContext *h, int64_t m, int64_t n,
                                                               int64_t k, const T *alpha, const GemmOperand<T> &A,
                                                               const GemmOperand<T> &B, const T *beta, T *C,
                                                               int64_t ldc, int64_t tail) {
   const int64_t top = m - tail;
-  direct_real(direct_kernels<T>(h, top, n, k), k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n,
-              static_cast<T *>(nullptr));
-  gemm_kernels_kgroup<T>(h->arch)->run_cols_n(k, alpha[0], A.p + top, A.cs, B.p, B.rs, beta[0], C + top, ldc, tail,
-                                              n, n);
+  const GemmKernels<T> &K = direct_kernels<T>(h, top, n, k);
+  const KGroupKernels<T> &kg = *gemm_kernels_kgroup<T>(h->arch);
+  if (a_columns_in_place(A)) {
+    direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n, static_cast<T *>(nullptr));
+    kg.run_cols_n(k, alpha[0], A.p + top, A.cs, B.p, B.rs, beta[0], C + top, ldc, tail, n, n);
+    return TESSERA_STATUS_SUCCESS;
+  }
+  // op(A) = T: its top rows packed for the main tiles, the tail's rows read
+  // in place by the row-vector tiles.
+  if (!h->workspace.reserve(1, size_t(top) * size_t(k) * sizeof(T), 0)) return TESSERA_STATUS_ALLOC_FAILED;
+  direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n, static_cast<T *>(h->workspace.a(0)));
+  kg.run_rows_t(k, alpha[0], A.p + top * A.rs, A.rs, B.p, B.rs, beta[0], C + top, ldc, tail, n, n);
   return TESSERA_STATUS_SUCCESS;
 }
 
@@ -657,8 +675,8 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   // op(A) in place, sent there first: op(A)'s columns contiguous (so not
   // the grouped tiles reading op(A)'s rows in place), more rows than the grouped tiles take,
   // more than two columns (not the column tables), under one thread's flops
-  // and no k-grouped tail but one the row-vector tiles take there
-  // (row_vec_tail). gemm_rows's checks before that branch were a
+  // and no k-grouped tail (or one that direct_one_thread's row-vector tiles
+  // take, row_vec_tail). gemm_rows's checks before that branch were a
   // fifth of sgemm 16³ (perf: 23 of 115 ns; OpenBLAS's whole call 100).
   // Zen 4, 1 thread, builds side by side (9 rounds), speed ÷ before: sgemm
   // 12³ / 16³ / 24³ / 32³ 1.08 / 1.10 / 1.05 / 1.02, dgemm 1.06 / 1.06 /
@@ -668,9 +686,10 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   const int64_t tail = alpha_zero ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B);
   if constexpr (!Complex) {
     const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
-    if ((tail == 0 || tail == row_vec_tail(h, m, k, A, B)) && !alpha_zero && a_columns_in_place(A) && n > 2 &&
-        k > 0 &&
-        (!kg || m > std::max(kg->rows, kg->rows_cols)) &&
+    // A k-grouped tail (none of the grouped tiles takes the whole product
+    // then) that row_vec_tail takes: there too, op(A) = T included.
+    if ((tail == 0 ? a_columns_in_place(A) : tail == row_vec_tail(h, m, k, A, B)) && !alpha_zero && n > 2 &&
+        k > 0 && (!kg || m > std::max(kg->rows, kg->rows_cols)) &&
         under_two_threads<T>(h, double(m) * double(n) * double(k))) {
       h->last_arch = h->arch;
       h->last_threads = 1;
