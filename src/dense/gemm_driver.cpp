@@ -444,7 +444,8 @@ __attribute__((noinline)) tesseraStatus_t direct_row_vec_tail(tblasContext *h, i
   }
   // op(A) = T: its top rows packed for the main tiles, the tail's rows read
   // in place by the row-vector tiles.
-  if (!h->workspace.reserve(1, size_t(top) * size_t(k) * sizeof(T), 0)) return TESSERA_STATUS_ALLOC_FAILED;
+  if (!h->workspace.reserve(1, size_t(ceil_div(top, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
+    return TESSERA_STATUS_ALLOC_FAILED;
   direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n, static_cast<T *>(h->workspace.a(0)));
   kg.run_rows_t(k, alpha[0], A.p + top * A.rs, A.rs, B.p, B.rs, beta[0], C + top, ldc, tail, n, n);
   return TESSERA_STATUS_SUCCESS;
