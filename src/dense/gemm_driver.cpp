@@ -412,9 +412,11 @@ __attribute__((noinline)) tesseraStatus_t direct_row_tail(const tblasContext *h,
 // 1.00–1.01. Not below MR rows (f32 17–31, which the main tile's shifted
 // second vector covers in one pass): there sgemm NT 17³ / 24³ read 0.95 /
 // 0.93, 17×4×17 0.71.
+// (Out of line: inlined, its checks were evaluated on every call through
+// gemm_execute, tails or not: sgemm 16³ +2 ns.)
 constexpr int64_t kRowVecOneBlock = 256;  // RowVec::kKc (gemm_kgroup_avx512.cpp)
 template <typename T>
-int64_t row_vec_tail(const tblasContext *h, int64_t m, int64_t k, const GemmOperand<T> &A, const GemmOperand<T> &B) {
+__attribute__((noinline)) int64_t row_vec_tail(const tblasContext *h, int64_t m, int64_t k, const GemmOperand<T> &A, const GemmOperand<T> &B) {
   if (!rows_contiguous(B) || k > kRowVecOneBlock || h->zmm_half_rate) return 0;
   const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
   const bool a_cols = a_columns_in_place(A);
@@ -470,11 +472,13 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   // partial panel (13, 20, 24, 28, 36) or m < 16 it read 0.93–1.17, so the
   // main table stays there. Each element's FMAs are the same in either
   // tile, so results do not change.
-  if (const int64_t tail = half_vector_tail(m, kZmm<T>);
-      tail > 0 && n * k >= 256 && !kcol && a_columns_in_place(A) && h->arch == Arch::avx512 && h->zmm_half_rate)
-    return direct_row_tail(h, m, n, k, alpha, A, B, beta, C, ldc, tail);
-  if (const int64_t tail = kcol ? 0 : row_vec_tail(h, m, k, A, B); tail > 0)
-    return direct_row_vec_tail(h, m, n, k, alpha, A, B, beta, C, ldc, tail);
+  if (m > kZmm<T> && !kcol) {  // rows past a whole vector: the two tail rules
+    if (const int64_t tail = half_vector_tail(m, kZmm<T>);
+        tail > 0 && n * k >= 256 && a_columns_in_place(A) && h->arch == Arch::avx512 && h->zmm_half_rate)
+      return direct_row_tail(h, m, n, k, alpha, A, B, beta, C, ldc, tail);
+    if (const int64_t tail = row_vec_tail(h, m, k, A, B); tail > 0)
+      return direct_row_vec_tail(h, m, n, k, alpha, A, B, beta, C, ldc, tail);
+  }
   const GemmKernels<T> *K16 = gemm_kernels_narrow_c8<T>(h->arch);
   const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
   const GemmKernels<T> &K = kcol ? *kcol : wide16 ? *K16 : direct_kernels<T>(h, m, n, k);
