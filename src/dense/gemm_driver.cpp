@@ -416,7 +416,8 @@ __attribute__((noinline)) tesseraStatus_t direct_row_tail(const tblasContext *h,
 // gemm_execute, tails or not: sgemm 16³ +2 ns.)
 constexpr int64_t kRowVecOneBlock = 256;  // RowVec::kKc (gemm_kgroup_avx512.cpp)
 template <typename T>
-__attribute__((noinline)) int64_t row_vec_tail(const tblasContext *h, int64_t m, int64_t k, const GemmOperand<T> &A, const GemmOperand<T> &B) {
+__attribute__((noinline)) int64_t row_vec_tail(const tblasContext *h, int64_t m, int64_t k, const GemmOperand<T> &A,
+                                                const GemmOperand<T> &B) {
   if (!rows_contiguous(B) || k > kRowVecOneBlock || h->zmm_half_rate) return 0;
   const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
   const bool a_cols = a_columns_in_place(A);
