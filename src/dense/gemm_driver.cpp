@@ -279,7 +279,7 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
 // The rows of m past its last whole vector of w, where there is a whole one
 // before them and they fill at most half of a vector; 0 otherwise. Such a
 // tail runs apart: on the k-grouped tiles (kgroup_tail_rows) or, in
-// direct_one_thread on a half-rate core, on 256-bit tiles (direct_row_tail).
+// direct_one_thread on a half-rate core, on 256-bit tiles (half_rate_tail).
 inline int64_t half_vector_tail(int64_t m, int64_t w) { return m > w && m % w <= w / 2 ? m % w : 0; }
 template <typename T>
 constexpr int kZmm = 64 / int(sizeof(T));  // a 512-bit vector's elements
@@ -374,19 +374,11 @@ const GemmKernels<T> &direct_kernels(const tblasContext *h, int64_t m, int64_t n
 // 1.09 / 1.09–1.11 / 1.06–1.07, 33×17×17 1.12; below the n·k floor it
 // read 0.73–0.92 (dgemm 9³ / 10×12×12, sgemm 17×8×8 / 18×5×18); dgemm
 // 25×16×16 (three passes) 0.975.
-// (Out of line: as a third copy of direct_real inside direct_one_thread it
-// cost sgemm 16³, which never takes it, 1.5 %.) `tail`: half_vector_tail's.
 template <typename T>
-__attribute__((noinline)) tesseraStatus_t direct_row_tail(const tblasContext *h, int64_t m, int64_t n, int64_t k,
-                                                          const T *alpha, const GemmOperand<T> &A,
-                                                          const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc,
-                                                          int64_t tail) {
-  const int64_t top = m - tail;
-  direct_real(direct_kernels<T>(h, top, n, k), k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n,
-              static_cast<T *>(nullptr));
-  direct_real(gemm_kernels<T>(Arch::avx2), k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, top, m, 0, n,
-              static_cast<T *>(nullptr));
-  return TESSERA_STATUS_SUCCESS;
+int64_t half_rate_tail(const tblasContext *h, int64_t m, int64_t n, int64_t k, const GemmOperand<T> &A) {
+  return h->arch == Arch::avx512 && h->zmm_half_rate && n * k >= 256 && a_columns_in_place(A)
+             ? half_vector_tail(m, kZmm<T>)
+             : 0;
 }
 
 // Full-rate AVX-512, op(B)'s rows contiguous (op T): the rows of C past
@@ -400,7 +392,7 @@ __attribute__((noinline)) tesseraStatus_t direct_row_tail(const tblasContext *h,
 // (run_rows_t), any count, the top rows packed for the main tiles as
 // before. No plan and no second call, where the planned k-grouped tail
 // (kgroup_tail_rows) costs more than it saves below 32×32 elements of B.
-// Up to kRowVecOneBlock steps the row-vector tiles sum each element in one
+// Up to row_vec_kc steps the row-vector tiles sum each element in one
 // k block, as the direct tiles do, and write it back as they do
 // (alpha·sum, then + beta·C in one rounding): the same bits as the main
 // tiles, whichever path a call takes (Gemm.TailRowsBitwise*). Zen 5, 1
@@ -414,43 +406,59 @@ __attribute__((noinline)) tesseraStatus_t direct_row_tail(const tblasContext *h,
 // 0.93, 17×4×17 0.71.
 // (Out of line: inlined, its checks were evaluated on every call through
 // gemm_execute, tails or not: sgemm 16³ +2 ns.)
-constexpr int64_t kRowVecOneBlock = 256;  // RowVec::kKc (gemm_kgroup_avx512.cpp)
 template <typename T>
 __attribute__((noinline)) int64_t row_vec_tail(const tblasContext *h, int64_t m, int64_t k, const GemmOperand<T> &A,
                                                 const GemmOperand<T> &B) {
-  if (!rows_contiguous(B) || k > kRowVecOneBlock || h->zmm_half_rate) return 0;
+  if (!rows_contiguous(B) || h->zmm_half_rate) return 0;
   const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
   const bool a_cols = a_columns_in_place(A);
-  if (!kg || !(a_cols || rows_contiguous(A))) return 0;
-  // The AVX-512 main tiles are two vectors tall (f64 16, f32 32 rows): a
-  // mask, not a division (~10 ns of a tiny call), while the table says so.
+  if (!kg || k > kg->row_vec_kc || !(a_cols || rows_contiguous(A))) return 0;
+  // The AVX-512 main tiles are two vectors tall (f64 16, f32 32 rows), a
+  // constant, so the remainder is a mask, not a division (~10 ns of a tiny
+  // call), while the table says so.
   constexpr int64_t mr = 2 * kZmm<T>;
   if (gemm_kernels<T>(h->arch).mr != mr) return 0;
-  const int64_t tail = m > mr ? ((m - 1) & (mr - 1)) + 1 : 0;
+  const int64_t tail = half_vector_tail(m, mr);
   return tail <= kZmm<T> / 2 && (!a_cols || (kg->cols_n_rows >> tail & 1u)) ? tail : 0;
 }
 
-// direct_one_thread with row_vec_tail's `tail` rows on the row-vector tiles
-// (out of line, as direct_row_tail).
+// op(A)'s workspace for the direct tiles of K over `rows` rows (whole MR
+// panels, slot 0), or null where they read it in place; false when it
+// cannot be had.
 template <typename T>
-__attribute__((noinline)) tesseraStatus_t direct_row_vec_tail(tblasContext *h, int64_t m, int64_t n,
-                                                              int64_t k, const T *alpha, const GemmOperand<T> &A,
-                                                              const GemmOperand<T> &B, const T *beta, T *C,
-                                                              int64_t ldc, int64_t tail) {
+bool direct_a_workspace(tblasContext *h, const GemmKernels<T> &K, const GemmOperand<T> &A, int64_t rows, int64_t k,
+                        T *&Ap) {
+  Ap = nullptr;
+  if (a_columns_in_place(A)) return true;
+  if (!h->workspace.reserve(1, size_t(ceil_div(rows, K.mr) * K.mr) * size_t(k) * sizeof(T), 0)) return false;
+  Ap = static_cast<T *>(h->workspace.a(0));
+  return true;
+}
+
+// direct_one_thread with its last `tail` rows apart: the rows above on the
+// direct tiles, then the tail on a half-rate core on the AVX2 table's tiles
+// (half_rate_tail), on a full-rate one on the row-vector tiles
+// (row_vec_tail; op(A) = N read in place, op(A) = T its rows in place
+// beside the packed top rows). Out of line: as a third copy of direct_real
+// inside direct_one_thread it cost sgemm 16³, which never takes it, 1.5 %.
+template <typename T>
+__attribute__((noinline)) tesseraStatus_t direct_rows_then_tail(tblasContext *h, int64_t m, int64_t n, int64_t k,
+                                                                const T *alpha, const GemmOperand<T> &A,
+                                                                const GemmOperand<T> &B, const T *beta, T *C,
+                                                                int64_t ldc, int64_t tail) {
   const int64_t top = m - tail;
   const GemmKernels<T> &K = direct_kernels<T>(h, top, n, k);
-  const KGroupKernels<T> &kg = *gemm_kernels_kgroup<T>(h->arch);
-  if (a_columns_in_place(A)) {
-    direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n, static_cast<T *>(nullptr));
-    kg.run_cols_n(k, alpha[0], A.p + top, A.cs, B.p, B.rs, beta[0], C + top, ldc, tail, n, n);
+  T *Ap;
+  if (!direct_a_workspace(h, K, A, top, k, Ap)) return TESSERA_STATUS_ALLOC_FAILED;
+  direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n, Ap);
+  if (h->zmm_half_rate) {
+    direct_real(gemm_kernels<T>(Arch::avx2), k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, top, m, 0, n,
+                static_cast<T *>(nullptr));
     return TESSERA_STATUS_SUCCESS;
   }
-  // op(A) = T: its top rows packed for the main tiles, the tail's rows read
-  // in place by the row-vector tiles.
-  if (!h->workspace.reserve(1, size_t(ceil_div(top, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
-    return TESSERA_STATUS_ALLOC_FAILED;
-  direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, top, 0, n, static_cast<T *>(h->workspace.a(0)));
-  kg.run_rows_t(k, alpha[0], A.p + top * A.rs, A.rs, B.p, B.rs, beta[0], C + top, ldc, tail, n, n);
+  const KGroupKernels<T> &kg = *gemm_kernels_kgroup<T>(h->arch);
+  if (a_columns_in_place(A)) kg.run_cols_n(k, alpha[0], A.p + top, A.cs, B.p, B.rs, beta[0], C + top, ldc, tail, n, n);
+  else kg.run_rows_t(k, alpha[0], A.p + top * A.rs, A.rs, B.p, B.rs, beta[0], C + top, ldc, tail, n, n);
   return TESSERA_STATUS_SUCCESS;
 }
 
@@ -473,22 +481,14 @@ tesseraStatus_t direct_one_thread(tblasContext *h, const GemmKernels<T> *kcol, i
   // partial panel (13, 20, 24, 28, 36) or m < 16 it read 0.93–1.17, so the
   // main table stays there. Each element's FMAs are the same in either
   // tile, so results do not change.
-  if (m > kZmm<T> && !kcol) {  // rows past a whole vector: the two tail rules
-    if (const int64_t tail = half_vector_tail(m, kZmm<T>);
-        tail > 0 && n * k >= 256 && a_columns_in_place(A) && h->arch == Arch::avx512 && h->zmm_half_rate)
-      return direct_row_tail(h, m, n, k, alpha, A, B, beta, C, ldc, tail);
-    if (const int64_t tail = row_vec_tail(h, m, k, A, B); tail > 0)
-      return direct_row_vec_tail(h, m, n, k, alpha, A, B, beta, C, ldc, tail);
-  }
+  if (m > kZmm<T> && !kcol)  // rows past a whole vector: the two tail rules
+    if (const int64_t tail = h->zmm_half_rate ? half_rate_tail(h, m, n, k, A) : row_vec_tail(h, m, k, A, B); tail > 0)
+      return direct_rows_then_tail(h, m, n, k, alpha, A, B, beta, C, ldc, tail);
   const GemmKernels<T> *K16 = gemm_kernels_narrow_c8<T>(h->arch);
   const bool wide16 = K16 != nullptr && m == K16->mr && n % K16->nr == 0;
   const GemmKernels<T> &K = kcol ? *kcol : wide16 ? *K16 : direct_kernels<T>(h, m, n, k);
-  T *Ap = nullptr;
-  if (!a_columns_in_place(A)) {
-    if (!h->workspace.reserve(1, size_t(ceil_div(m, K.mr) * K.mr) * size_t(k) * sizeof(T), 0))
-      return TESSERA_STATUS_ALLOC_FAILED;
-    Ap = static_cast<T *>(h->workspace.a(0));
-  }
+  T *Ap;
+  if (!direct_a_workspace(h, K, A, m, k, Ap)) return TESSERA_STATUS_ALLOC_FAILED;
   direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n, Ap);
   return TESSERA_STATUS_SUCCESS;
 }

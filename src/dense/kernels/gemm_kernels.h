@@ -187,6 +187,9 @@ struct KGroupKernels {
   // cols_n_rows set (those whose tile reads no row past m); the same sums.
   RunT run_cols_n = nullptr;
   unsigned cols_n_rows = 0;
+  // The row-vector tiles' k block (run_cols, run_cols_n, run_rows_t): up to
+  // this many steps each element's sum is one block, as the direct tiles'.
+  int64_t row_vec_kc = 0;
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.
