@@ -2,6 +2,8 @@
 #include <atomic>
 #include <cstdio>
 
+#include <pthread.h>
+
 #include "abi/blas_abi.h"
 #include "abi/blas_calls.h"
 #include "core/env.h"
@@ -27,28 +29,51 @@ int abi_default_threads(int native_default) {
   return omp > 0 ? omp : native_default;
 }
 
+// Plain data, so a thread_local of it needs no guard or registered destructor:
+// each access is one TLS descriptor call (the C++ destructor's guard and
+// wrapper made four per call, ~4 ns of every BLAS call). The handle goes at
+// thread exit through a pthread key's destructor instead (as the thread_local
+// destructor did; the main thread's stays to process exit, reachable from the
+// registry).
 struct ThreadHandle {
-  tblasHandle_t h = nullptr;
-  int deflt = 1;    // the handle's own default thread count
-  int applied = 0;  // the g_threads value the handle was last set to
-  ~ThreadHandle() { tblasDestroy(h); }
+  tblasHandle_t h;
+  int deflt;    // the handle's own default thread count
+  int applied;  // the g_threads value the handle was last set to
 };
+thread_local ThreadHandle t_handle;  // zero: no handle yet
+
+pthread_key_t g_exit_key;
+pthread_once_t g_exit_key_once = PTHREAD_ONCE_INIT;
+void destroy_thread_handle(void *h) {
+  tblasDestroy(static_cast<tblasHandle_t>(h));
+  t_handle = ThreadHandle{};  // a later call on this thread (another key's destructor) makes a new one
+}
+bool exit_key_ready = false;
+void make_exit_key() { exit_key_ready = pthread_key_create(&g_exit_key, destroy_thread_handle) == 0; }
+
+__attribute__((noinline, cold)) tblasHandle_t create_thread_handle(ThreadHandle &t) {
+  // Creation fails only when out of memory; then the call computes nothing
+  // (the native API refuses a null handle) and says so — BLAS has no status.
+  if (tblasCreate(&t.h) != TESSERA_STATUS_SUCCESS) {
+    t.h = nullptr;
+    std::fputs("tessera_blas: out of memory creating a handle; call skipped\n", stderr);
+    return nullptr;
+  }
+  pthread_once(&g_exit_key_once, make_exit_key);
+  if (exit_key_ready) pthread_setspecific(g_exit_key, t.h);
+  tblasGetNumThreads(t.h, &t.deflt);
+  t.deflt = abi_default_threads(t.deflt);
+  tblasSetNumThreads(t.h, t.deflt);
+  t.applied = 0;
+  return t.h;
+}
 }  // namespace
 
 tblasHandle_t thread_handle() {
-  thread_local ThreadHandle t;
-  // Creation fails only when out of memory; then the call computes nothing
-  // (the native API refuses a null handle) and says so — BLAS has no status.
-  if (!t.h) {
-    if (tblasCreate(&t.h) != TESSERA_STATUS_SUCCESS) {
-      t.h = nullptr;
-      std::fputs("tessera_blas: out of memory creating a handle; call skipped\n", stderr);
-      return nullptr;
-    }
-    tblasGetNumThreads(t.h, &t.deflt);
-    t.deflt = abi_default_threads(t.deflt);
-    tblasSetNumThreads(t.h, t.deflt);
-  }
+  ThreadHandle *tp = &t_handle;
+  asm("" : "+r"(tp));  // one descriptor call: GCC would recompute the address at each use
+  ThreadHandle &t = *tp;
+  if (!t.h && !create_thread_handle(t)) return nullptr;
   const int want = g_threads.load(std::memory_order_relaxed);
   if (want != t.applied) {
     tblasSetNumThreads(t.h, want > 0 ? want : t.deflt);

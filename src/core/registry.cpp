@@ -67,17 +67,29 @@ bool object_unregister(const void *p, ObjectKind kind) {
   return true;
 }
 
-bool object_is_live(const void *p, ObjectKind kind) {
-  if (!p) return false;
-  const uint64_t epoch = g_epoch.load(std::memory_order_acquire);
-  for (const LiveEntry &e : t_live)
-    if (e.p == p && e.kind == kind && e.epoch == epoch) return true;
+namespace {
+// The cache missed: the locked lookup, and the answer cached. Out of line, so
+// the hit path above keeps a short prologue.
+__attribute__((noinline)) bool object_is_live_locked(const void *p, ObjectKind kind) {
   std::lock_guard<std::mutex> lock(registry_mutex());
   auto it = registry().find(p);
   if (it == registry().end() || it->second != kind) return false;
   // The epoch as of this lookup (it only changes under the mutex).
   t_live[t_next_entry++ % kCacheEntries] = LiveEntry{p, kind, g_epoch.load(std::memory_order_relaxed)};
   return true;
+}
+}  // namespace
+
+bool object_is_live(const void *p, ObjectKind kind) {
+  if (!p) return false;
+  const uint64_t epoch = g_epoch.load(std::memory_order_acquire);
+  // The cache's address once: GCC recomputes a TLS address (a descriptor
+  // call in this library) at every use, one per entry here.
+  const LiveEntry *live = t_live;
+  asm("" : "+r"(live));
+  for (unsigned i = 0; i < kCacheEntries; ++i)
+    if (live[i].p == p && live[i].kind == kind && live[i].epoch == epoch) return true;
+  return object_is_live_locked(p, kind);
 }
 
 }  // namespace tessera
