@@ -688,6 +688,11 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   // 12³ / 16³ / 24³ / 32³ 1.08 / 1.10 / 1.05 / 1.02, dgemm 1.06 / 1.06 /
   // 1.03 / 1.01, 48³–64³ 1.00–1.01. The same kernel calls, the same bits.
   // (alpha = 0 only scales C: no split, no workspace. k = 0 never splits.)
+  if (m == 0 || n == 0) {  // Netlib's quick return, before any rule is asked (as gemm_rows's)
+    h->last_arch = h->arch;
+    h->last_threads = 1;
+    return TESSERA_STATUS_SUCCESS;
+  }
   const bool alpha_zero = is_zero<T, Complex>(alpha);
   const int64_t tail = alpha_zero ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B);
   if constexpr (!Complex) {
