@@ -627,7 +627,7 @@ struct RowVec {
   // partial vector of B loads masked (zeros past cols). M >= m: the rows
   // the k loop computes (rows >= M stay zero and are never stored).
   template <int NA, int M, class Src>
-  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const Src ap, const T *__restrict b,
+  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const Src &ap, const T *__restrict b,
                                                          int64_t ldb, T beta, T *c, int64_t ldc, int m, int cols) {
     static_assert(M >= 1 && M <= R, "rows of the tile");
     vec acc[R][NA];
@@ -753,12 +753,12 @@ struct RowVec {
   }
 
   template <class Src>
-  static void run_block(int64_t k, T alpha, const Src ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+  static void run_block(int64_t k, T alpha, const Src &ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
                         int64_t n) {
     by_rows(m, [&](auto rows) { run_block_rows<rows>(k, alpha, ap, b, ldb, beta, c, ldc, m, n); });
   }
   template <int M, class Src>
-  static void run_block_rows(int64_t k, T alpha, const Src ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
+  static void run_block_rows(int64_t k, T alpha, const Src &ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
                              int m, int64_t n) {
     // As few tiles as hold the columns' vectors, the vectors shared out
     // evenly (the wider tiles first): a tile of one vector waits on its R
@@ -898,7 +898,7 @@ struct RGroup {
   // C[0:m, 0:n] of one tile of NC columns, n <= NC (Full: n == NC); columns
   // >= n alias column n - 1 (valid memory, results discarded).
   template <int NC, bool Full, class Src>
-  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const Src ap, const T *__restrict b,
+  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const Src &ap, const T *__restrict b,
                                                          int64_t ldb, T beta, T *c, int64_t ldc, int m, int n) {
     static_assert(NC % CPV == 0, "columns are written back CPV at a time");
     vec acc[NC][R];
@@ -965,7 +965,7 @@ struct RGroup {
   // taking the tiles as lambdas measured 4–7 % slower here (dgemm 3–4×200×200,
   // alternating builds) — GCC allocated the inlined tile's registers worse.
   template <int NC, class Src>
-  static void run_block(int64_t k, T alpha, const Src ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+  static void run_block(int64_t k, T alpha, const Src &ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
                         int64_t n) {
     int64_t j = 0;
     for (; j + NC <= n; j += NC) tile<NC, true>(k, alpha, ap, b + j * ldb, ldb, beta, c + j * ldc, ldc, m, NC);
