@@ -239,7 +239,11 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    1.09–1.25 (k = 48: 0.98–1.01).
 //  - op(B) = N: the row-stacked tiles on blocks of 8 or 4 rows (op(A)'s and
 //    B's k-steps both plain loads), at most tn_cols (12) columns, from
-//    tn_min_k steps (f32 128, f64 64) and tn_min_m rows (f32 2: one row has
+//    tn_min_k steps (f32 128, f64 64; with at most 4 columns f32 48, f64
+//    32: Zen 5, builds as peers, dgemm TN 100×1×32 / 100×4×48 / 200×1×48
+//    1.85 / 1.46 / 1.98×, 1000×4×32 1.27×, sgemm 100×4×100 1.61×,
+//    1000×2×64 1.37×, 100×3×80 1.58× — f32 n = 4 at k = 32–40 and 12
+//    columns at k < 100 lost, 0.84–0.92 and 0.63–0.80×) and tn_min_m rows (f32 2: one row has
 //    its own tile; f64 5: 1–4 rows lost 0.81–0.96× against the k-grouped
 //    tiles): dgemm TN 8×1×2000 3.6×, 200×4×128 1.7×, 32×8×2000 2.0×,
 //    8×12×2000 1.33× the main tiles; sgemm 8×1×2000 6.2× (the few-row tiles
@@ -272,7 +276,8 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
     if (n > kg->t_cols || (m > kg->rows_cols && (k < min_k || n < kg->t_min_cols))) return {};
     return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
   }
-  if (B.rs != 1 || n > kg->tn_cols || k < kg->tn_min_k || m < kg->tn_min_m) return {};
+  const int64_t tn_min_k = n <= kg->tn_few_cols ? kg->tn_few_min_k : kg->tn_min_k;
+  if (B.rs != 1 || n > kg->tn_cols || k < tn_min_k || m < kg->tn_min_m) return {};
   return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
 }
 

@@ -1120,7 +1120,7 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
                                          &KGroupEntry<AF32>::run_rows_t,
-                                         &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 12,
+                                         &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 12, 4, 48,
                                          &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>(),
                                          RowVec<AF32, 1>::kKc};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+{1,4,8}x8r__avx512",
@@ -1128,7 +1128,7 @@ const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
                                           &KGroupEntry<AF64>::run_rows_t,
-                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 12,
+                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 12, 4, 32,
                                           &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>(),
                                          RowVec<AF64, 1>::kKc};
 
