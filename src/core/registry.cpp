@@ -69,7 +69,7 @@ bool object_unregister(const void *p, ObjectKind kind) {
 
 namespace {
 // The cache missed: the locked lookup, and the answer cached. Out of line, so
-// the hit path above keeps a short prologue.
+// the hit path (object_is_live, below) keeps a short prologue.
 __attribute__((noinline)) bool object_is_live_locked(const void *p, ObjectKind kind) {
   std::lock_guard<std::mutex> lock(registry_mutex());
   auto it = registry().find(p);
