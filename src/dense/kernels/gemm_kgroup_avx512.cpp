@@ -68,6 +68,29 @@ struct AF32 {
     const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
     return _mm512_add_ps(_mm512_permutex2var_ps(a, even, b), _mm512_permutex2var_ps(a, odd, b));
   }
+  // Lane e of the result: all lanes of f[e] added. In-lane unpacks for the
+  // first two levels (lanes 0+2, 1+3 of each 128-bit part, then the two
+  // halves), 128-bit shuffles for the last two: the same 30 shuffles and 15
+  // adds as four levels of pair_sums, but 24 of them one-cycle in-lane ones
+  // instead of two-source permutes.
+  static vec fold_lanes(const vec (&f)[W]) {
+    vec s[8];
+    __m512d u[4];
+#pragma GCC unroll 8
+    for (int p = 0; p < 8; ++p)
+      s[p] = _mm512_add_ps(unpack_lo(f[2 * p], f[2 * p + 1]), unpack_hi(f[2 * p], f[2 * p + 1]));
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; ++q) {  // pairs of floats moved as doubles, added as floats
+      const __m512d x = _mm512_castps_pd(s[2 * q]), y = _mm512_castps_pd(s[2 * q + 1]);
+      u[q] = _mm512_castps_pd(_mm512_add_ps(_mm512_castpd_ps(unpack_lo(x, y)), _mm512_castpd_ps(unpack_hi(x, y))));
+    }
+    // 128-bit lanes moved as doubles' (the same bits), added as floats.
+    const auto half = [](__m512d a, __m512d b) {
+      return _mm512_castps_pd(_mm512_add_ps(_mm512_castpd_ps(shuffle_lanes<0x88>(a, b)),
+                                            _mm512_castpd_ps(shuffle_lanes<0xDD>(a, b))));
+    };
+    return _mm512_castpd_ps(half(half(u[0], u[1]), half(u[2], u[3])));
+  }
   // Element-granular masked loads of the first m elements (a partial group
   // of B in Chunk::bcast).
   static __mmask8 rows(int m) { return __mmask8((1u << m) - 1u); }
@@ -105,6 +128,16 @@ struct AF64 {
     const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
     const __m512i odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
     return _mm512_add_pd(_mm512_permutex2var_pd(a, even, b), _mm512_permutex2var_pd(a, odd, b));
+  }
+  // As AF32::fold_lanes: lane e = all lanes of f[e] added (in-lane unpacks,
+  // then 128-bit shuffles; 14 shuffles and 7 adds).
+  static vec fold_lanes(const vec (&f)[W]) {
+    vec s[4];
+#pragma GCC unroll 4
+    for (int p = 0; p < 4; ++p)
+      s[p] = _mm512_add_pd(unpack_lo(f[2 * p], f[2 * p + 1]), unpack_hi(f[2 * p], f[2 * p + 1]));
+    const auto half = [](vec a, vec b) { return _mm512_add_pd(shuffle_lanes<0x88>(a, b), shuffle_lanes<0xDD>(a, b)); };
+    return half(half(s[0], s[1]), half(s[2], s[3]));
   }
   static __mmask8 rows(int m) { return __mmask8((1u << m) - 1u); }
   static __m128i load128(const T *p, int m) { return _mm_maskz_loadu_epi64(rows(m), p); }
@@ -867,8 +900,8 @@ static_assert(cols_n_rows<AF64>() >> 1 & 1u, "a compile-time mask; one row's til
 // = 2 steps take f64's 4 rows, each FMA waits on a 16-byte broadcast of B,
 // which Zen 5 issues at half the rate of the 8-byte one (dgemm 4×200×200
 // at 55 % of peak); here B's column comes in as a plain 64-byte load, shared
-// by the R rows' FMAs. The W partial sums are added pairwise at write-back
-// (pair_sums, W / R columns' R rows to a vector), so a tile's sums differ
+// by the R rows' FMAs. The W partial sums are folded at write-back
+// (fold_lanes, W / R columns' R rows to a vector), so a tile's sums differ
 // from KGroup's in order: the shape alone picks the tile. R = 4 (f64's 3–4
 // rows, packed; TN's blocks of rows in place) and 1 (f32's one row), 8
 // (TN's blocks of rows with 1–2 columns, in place).
@@ -877,7 +910,6 @@ struct RGroup {
   using T = typename A::T;
   using vec = typename A::vec;
   static constexpr int W = A::W, CPV = W / R;  // columns per folded vector
-  static constexpr int kLevels = W == 16 ? 4 : 3;
   // A multiple of W (blocks start on a group); R·128 elements of A, 4 KiB in
   // f64 (dgemm 4×200×512: 91 GF/s, KC 256 82; 4×200×2000 unblocked 0.84×
   // KGroup's speed, blocked 0.95–1.02×). One row is not blocked (one_row).
@@ -932,12 +964,7 @@ struct RGroup {
       vec f[W];
 #pragma GCC unroll 16
       for (int q = 0; q < W; ++q) f[q] = acc[j + q / R][q % R];
-      unroll<kLevels>([&](auto level) __attribute__((always_inline)) {
-        unroll<(W >> level) / 2>([&](auto q) __attribute__((always_inline)) {
-          f[q] = A::pair_sums(f[2 * q], f[2 * q + 1]);
-        });
-      });
-      ColumnsOut<A, CPV>::write(f[0], va, beta, vb, c + j * ldc, ldc, m,
+      ColumnsOut<A, CPV>::write(A::fold_lanes(f), va, beta, vb, c + j * ldc, ldc, m,
                                 Full ? CPV : int(std::min<int64_t>(CPV, n - j)));
     }
   }
