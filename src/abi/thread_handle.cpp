@@ -63,8 +63,7 @@ __attribute__((noinline, cold)) tblasHandle_t create_thread_handle(ThreadHandle 
   if (exit_key_ready) pthread_setspecific(g_exit_key, t.h);
   tblasGetNumThreads(t.h, &t.deflt);
   t.deflt = abi_default_threads(t.deflt);
-  tblasSetNumThreads(t.h, t.deflt);
-  t.applied = 0;
+  tblasSetNumThreads(t.h, t.deflt);  // t.applied: 0 (zero-initialised, or reset at exit)
   return t.h;
 }
 }  // namespace

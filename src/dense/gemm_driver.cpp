@@ -243,8 +243,8 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    32: Zen 5, builds as peers, dgemm TN 100×1×32 / 100×4×48 / 200×1×48
 //    1.85 / 1.46 / 1.98×, 1000×4×32 1.27×, sgemm 100×4×100 1.61×,
 //    1000×2×64 1.37×, 100×3×80 1.58× — f32 n = 4 at k = 32–40 and 12
-//    columns at k < 100 lost, 0.84–0.92 and 0.63–0.80×) and tn_min_m rows (f32 2: one row has
-//    its own tile; f64 5: 1–4 rows lost 0.81–0.96× against the k-grouped
+//    columns at k < 100 lost, 0.84–0.92 and 0.63–0.80×) and tn_min_m rows
+//    (f32 2: one row has its own tile; f64 5: 1–4 rows lost 0.81–0.96× against the k-grouped
 //    tiles): dgemm TN 8×1×2000 3.6×, 200×4×128 1.7×, 32×8×2000 2.0×,
 //    8×12×2000 1.33× the main tiles; sgemm 8×1×2000 6.2× (the few-row tiles
 //    then packed op(A) element by element), 32×8×2000 1.43×; from 16
@@ -550,10 +550,8 @@ template <typename T, bool Complex>
 tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha, const GemmOperand<T> &A,
                           const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc,
                           RowTail<T> *tail = nullptr) {
+  // m, n > 0 and h->last_arch / last_threads (1) set: gemm_execute.
   constexpr int s = Complex ? 2 : 1;
-  h->last_arch = h->arch;
-  h->last_threads = 1;
-  if (m == 0 || n == 0) return TESSERA_STATUS_SUCCESS;
   const bool beta_one = is_one<T, Complex>(beta);
   if (is_zero<T, Complex>(alpha) || k == 0) {
     if (!beta_one) scale_block<T>(s, m, n, beta, C, ldc);
@@ -682,40 +680,34 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 template <typename T, bool Complex>
 tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, const T *alpha,
                              const GemmOperand<T> &A, const GemmOperand<T> &B, const T *beta, T *C, int64_t ldc) {
-  // Tiny real products that gemm_rows would hand to direct_one_thread with
-  // op(A) in place, sent there first: op(A)'s columns contiguous (so not
-  // the grouped tiles reading op(A)'s rows in place), more rows than the grouped tiles take,
-  // more than two columns (not the column tables), under one thread's flops
-  // and no k-grouped tail (or one that direct_one_thread's row-vector tiles
-  // take, row_vec_tail). gemm_rows's checks before that branch were a
-  // fifth of sgemm 16³ (perf: 23 of 115 ns; OpenBLAS's whole call 100).
-  // Zen 4, 1 thread, builds side by side (9 rounds), speed ÷ before: sgemm
-  // 12³ / 16³ / 24³ / 32³ 1.08 / 1.10 / 1.05 / 1.02, dgemm 1.06 / 1.06 /
-  // 1.03 / 1.01, 48³–64³ 1.00–1.01. The same kernel calls, the same bits.
-  // (alpha = 0 only scales C: no split, no workspace. k = 0 never splits.)
-  if (m == 0 || n == 0) {  // Netlib's quick return, before any rule is asked (as gemm_rows's)
-    h->last_arch = h->arch;
-    h->last_threads = 1;
-    return TESSERA_STATUS_SUCCESS;
-  }
+  // Tiny real products that gemm_rows would hand to direct_one_thread, sent
+  // there first: no grouped tile reading op(A) in place (op(A)'s columns
+  // contiguous, asked first as the cheaper test, or no kgroup_in_place
+  // product: op(A) = T is packed there as gemm_rows would pack it), more
+  // rows than the grouped tiles take, more than two columns (not the column
+  // tables), under one thread's flops and no k-grouped tail (or one that
+  // direct_one_thread's row-vector tiles take, row_vec_tail). gemm_rows's
+  // checks before that branch were a fifth of sgemm 16³ (perf: 23 of 115
+  // ns; OpenBLAS's whole call 100). Zen 4, 1 thread, builds side by side (9
+  // rounds), speed ÷ before: sgemm 12³ / 16³ / 24³ / 32³ 1.08 / 1.10 / 1.05
+  // / 1.02, dgemm 1.06 / 1.06 / 1.03 / 1.01, 48³–64³ 1.00–1.01; op(A) = T
+  // (session 48): dgemm / sgemm TT 12³–24³ 1.01–1.04. The same kernel calls,
+  // the same bits. (alpha = 0 only scales C: no split, no workspace. k = 0
+  // never splits.)
+  h->last_arch = h->arch;
+  h->last_threads = 1;
+  if (m == 0 || n == 0) return TESSERA_STATUS_SUCCESS;  // Netlib's quick return, before any rule is asked
   const bool alpha_zero = is_zero<T, Complex>(alpha);
   const int64_t tail = alpha_zero ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B);
   if constexpr (!Complex) {
     const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
     // A k-grouped tail (none of the grouped tiles takes the whole product
     // then) that row_vec_tail takes: there too, op(A) = T included.
-    // op(A) = T too where no grouped tile reads its rows in place
-    // (kgroup_in_place): gemm_rows would pack it for direct_one_thread as
-    // well, after the same checks (dgemm TT 16³: gemm_rows, its checks and
-    // the pack dispatch ~6 % of the call).
     if ((tail == 0 ? a_columns_in_place(A) || !kgroup_in_place<T, Complex>(h->arch, m, n, k, A, B).run
                    : tail == row_vec_tail(h, m, k, A, B)) &&
         !alpha_zero && n > 2 && k > 0 && (!kg || m > std::max(kg->rows, kg->rows_cols)) &&
-        under_two_threads<T>(h, double(m) * double(n) * double(k))) {
-      h->last_arch = h->arch;
-      h->last_threads = 1;
+        under_two_threads<T>(h, double(m) * double(n) * double(k)))
       return direct_one_thread(h, static_cast<const GemmKernels<T> *>(nullptr), m, n, k, alpha, A, B, beta, C, ldc);
-    }
   }
   if (tail == 0) return gemm_rows<T, Complex>(h, m, n, k, alpha, A, B, beta, C, ldc);
   if (!h->workspace.reserve(1, kgroup_a_bytes(*gemm_kernels_kgroup<T>(h->arch), k), 0))

@@ -1157,6 +1157,6 @@ const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,
                                           &KGroupEntry<AF64>::run_rows_t,
                                           &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 12, 4, 32,
                                           &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>(),
-                                         RowVec<AF64, 1>::kKc};
+                                          RowVec<AF64, 1>::kKc};
 
 }  // namespace tessera::dense::avx512
