@@ -16,32 +16,35 @@ enum { kRowMajor = 101, kColMajor = 102 };
 enum { kNoTrans = 111, kTrans = 112, kConjTrans = 113 };
 enum { kUpper = 121, kLower = 122 };
 
-// Resets the reference globals on every exit path.
-struct CallScope {
-  CallScope() {
-    RowMajorStrg = 0;
-    CBLAS_CallFromC = 1;
-  }
-  ~CallScope() {
-    CBLAS_CallFromC = 0;
-    RowMajorStrg = 0;
-  }
-};
+// Reference CBLAS sets its globals on entry to every call and clears them
+// on exit; only an error handler reads them, so here they are set around
+// the handler's call alone and a call that succeeds writes no memory shared
+// between threads. (Set on every call, they kept one cache line moving
+// between the cores of two threads calling CBLAS on their own data.)
+// RowMajorStrg: 1 when a row-major call's arguments were swapped (the
+// layout itself is reported with it 0, as reference CBLAS does).
+template <class... Args>
+void report(bool row, int info, const char *name, const char *form, Args... args) {
+  RowMajorStrg = row;
+  CBLAS_CallFromC = 1;
+  cblas_xerbla(info, name, form, args...);
+  CBLAS_CallFromC = 0;
+  RowMajorStrg = 0;
+}
 
 char trans_char(int t) { return t == kNoTrans ? 'N' : t == kTrans ? 'T' : t == kConjTrans ? 'C' : 0; }
 
 template <class T>
 void cblas_gemm(const char *name, int layout, int transa, int transb, int m, int n, int k, const T *alpha,
                 const T *A, int lda, const T *B, int ldb, const T *beta, T *C, int ldc) {
-  CallScope scope;
-  if (layout != kColMajor && layout != kRowMajor) return cblas_xerbla(1, name, "Illegal layout setting, %d\n", layout);
-  RowMajorStrg = layout == kRowMajor;
+  if (layout != kColMajor && layout != kRowMajor) return report(false, 1, name, "Illegal layout setting, %d\n", layout);
+  const bool row = layout == kRowMajor;
   const char ta = trans_char(transa), tb = trans_char(transb);
-  if (!ta) return cblas_xerbla(2, name, "Illegal TransA setting, %d\n", transa);
-  if (!tb) return cblas_xerbla(3, name, "Illegal TransB setting, %d\n", transb);
-  const int info = layout == kColMajor ? gemm_call(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc)
-                                       : gemm_call(tb, ta, n, m, k, alpha, B, ldb, A, lda, beta, C, ldc);
-  if (info) cblas_xerbla(info + 1, name, "");
+  if (!ta) return report(row, 2, name, "Illegal TransA setting, %d\n", transa);
+  if (!tb) return report(row, 3, name, "Illegal TransB setting, %d\n", transb);
+  const int info = row ? gemm_call(tb, ta, n, m, k, alpha, B, ldb, A, lda, beta, C, ldc)
+                       : gemm_call(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  if (info) report(row, info + 1, name, "");
 }
 
 // Row-major syrk/herk: C^T in column-major, so the triangle flips and A's
@@ -49,20 +52,18 @@ void cblas_gemm(const char *name, int layout, int transa, int transb, int m, int
 template <class T, class S>
 void cblas_syrk(const char *name, int layout, int uplo, int trans, int n, int k, const S *alpha, const T *A, int lda,
                 const S *beta, T *C, int ldc, char second) {
-  CallScope scope;
-  if (layout != kColMajor && layout != kRowMajor) return cblas_xerbla(1, name, "Illegal layout setting, %d\n", layout);
+  if (layout != kColMajor && layout != kRowMajor) return report(false, 1, name, "Illegal layout setting, %d\n", layout);
   const bool row = layout == kRowMajor;
-  RowMajorStrg = row;
-  if (uplo != kUpper && uplo != kLower) return cblas_xerbla(row ? 3 : 2, name, "Illegal Uplo setting, %d\n", uplo);
+  if (uplo != kUpper && uplo != kLower) return report(row, row ? 3 : 2, name, "Illegal Uplo setting, %d\n", uplo);
   char ul = (uplo == kUpper) != row ? 'U' : 'L';
   char tr = trans_char(trans);
   if (row && tr) {
     const char other = second == 'C' ? 'C' : 'T';
     tr = tr == 'N' ? other : (second == 'T' && tr == 'C') ? 'C' : 'N';
   }
-  if (!tr) return cblas_xerbla(3, name, "Illegal Trans setting, %d\n", trans);
+  if (!tr) return report(row, 3, name, "Illegal Trans setting, %d\n", trans);
   const int info = syrk_call(ul, tr, n, k, alpha, A, lda, beta, C, ldc, second);
-  if (info) cblas_xerbla(info + 1, name, "");
+  if (info) report(row, info + 1, name, "");
 }
 
 }  // namespace
