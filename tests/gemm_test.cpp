@@ -690,7 +690,7 @@ double run_on_three(const ThreadHandles &hs, const Case &c, T alpha, T beta, uin
 // around those blocks, every n around the vectors and tiles (f32 16 / 48
 // columns, f64 8 / 24) and just past the limits, k around the step floors
 // (f32 128, f64 64; with one vector of columns, op(B) = T, f32 64, f64 32;
-// op(B) = N with at most 4 columns, f32 48, f64 32),
+// op(B) = N with at most 4 columns, f32 48, f64 32, with one f32 16, f64 8),
 // the row-stacked tiles' 8-step groups and 128-step
 // blocks and the row-vector tiles' 256-step ones, padded ld; beta = 0 over
 // a NaN-poisoned C; Inf / NaN in the last row of A and the last step of B;
@@ -707,8 +707,11 @@ void rows_t_sweep(uint64_t seed) {
     for (tblasOperation_t tb : {TBLAS_OP_T, TBLAS_OP_N})
       for (int64_t m : {1, 2, 3, 5, 8, 9, 12, 16, 17, 23, 41})
         for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 15, 16, 17, 24, 25, 31, 32, 33, 48, 49, 64, 65})
-          for (int64_t k : {31, 32, 47, 48, 63, 64, 65, 127, 128, 300}) {
+          for (int64_t k : {7, 8, 15, 16, 31, 32, 47, 48, 63, 64, 65, 127, 128, 300}) {
             if (k == 300 && (m + n) % 4 != 1) continue;  // a few long ones
+            // The one-column floors for op(B) = N (f32 16, f64 8), and 2
+            // columns beside them.
+            if (k < 31 && (tb != TBLAS_OP_N || n > 2)) continue;
             if (tb == TBLAS_OP_N ? n > 13 : k == 65) continue;
             // f64's one-vector floor (32) for op(B) = T; the few-column
             // floors (f64 32, f32 48) for op(B) = N, 4 columns and one past.

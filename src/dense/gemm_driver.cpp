@@ -243,7 +243,12 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    32: Zen 5, builds as peers, dgemm TN 100×1×32 / 100×4×48 / 200×1×48
 //    1.85 / 1.46 / 1.98×, 1000×4×32 1.27×, sgemm 100×4×100 1.61×,
 //    1000×2×64 1.37×, 100×3×80 1.58× — f32 n = 4 at k = 32–40 and 12
-//    columns at k < 100 lost, 0.84–0.92 and 0.63–0.80×) and tn_min_m rows
+//    columns at k < 100 lost, 0.84–0.92 and 0.63–0.80×; with one column
+//    f32 16, f64 8 — a whole group of W steps — on the 8 × 1 tile: Zen 5,
+//    1 thread, against the build before, sgemm TN 100×1×16 / 100×1×40 /
+//    1000×1×16 / 16×1×16 1.46 / 2.22 / 1.33 / 1.71×, dgemm 100×1×16 /
+//    1000×1×16 / 8×1×24 1.64 / 2.19 / 2.17×; f32 k = 8 and f64 k < 8 lost
+//    at m = 1000, 0.83–0.99×) and tn_min_m rows
 //    (f32 2: one row has its own tile; f64 5: 1–4 rows lost 0.81–0.96× against the k-grouped
 //    tiles): dgemm TN 8×1×2000 3.6×, 200×4×128 1.7×, 32×8×2000 2.0×,
 //    8×12×2000 1.33× the main tiles; sgemm 8×1×2000 6.2× (the few-row tiles
@@ -276,7 +281,8 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
     if (n > kg->t_cols || (m > kg->rows_cols && (k < min_k || n < kg->t_min_cols))) return {};
     return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
   }
-  const int64_t tn_min_k = n <= kg->tn_few_cols ? kg->tn_few_min_k : kg->tn_min_k;
+  const int64_t tn_min_k =
+      n == 1 ? kg->tn_one_min_k : n <= kg->tn_few_cols ? kg->tn_few_min_k : kg->tn_min_k;
   if (B.rs != 1 || n > kg->tn_cols || k < tn_min_k || m < kg->tn_min_m) return {};
   return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
 }

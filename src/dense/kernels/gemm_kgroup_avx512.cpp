@@ -928,11 +928,13 @@ struct RGroup {
   };
 
   // C[0:m, 0:n] of one tile of NC columns, n <= NC (Full: n == NC); columns
-  // >= n alias column n - 1 (valid memory, results discarded).
+  // >= n alias column n - 1 (valid memory, results discarded). NC < CPV
+  // (one column where a folded vector holds two): the fold's other
+  // columns are zero vectors, never added to a stored lane.
   template <int NC, bool Full, class Src>
   static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const Src &ap, const T *__restrict b,
                                                          int64_t ldb, T beta, T *c, int64_t ldc, int m, int n) {
-    static_assert(NC % CPV == 0, "columns are written back CPV at a time");
+    static_assert(NC % CPV == 0 || NC < CPV, "columns are written back CPV at a time");
     vec acc[NC][R];
 #pragma GCC unroll 32
     for (int j = 0; j < NC; ++j)
@@ -963,9 +965,9 @@ struct RGroup {
       if (!Full && j >= n) break;
       vec f[W];
 #pragma GCC unroll 16
-      for (int q = 0; q < W; ++q) f[q] = acc[j + q / R][q % R];
+      for (int q = 0; q < W; ++q) f[q] = j + q / R < NC ? acc[j + q / R][q % R] : A::zero();
       ColumnsOut<A, CPV>::write(A::fold_lanes(f), va, beta, vb, c + j * ldc, ldc, m,
-                                Full ? CPV : int(std::min<int64_t>(CPV, n - j)));
+                                Full ? std::min(CPV, NC - j) : int(std::min<int64_t>(CPV, n - j)));
     }
   }
 
@@ -1135,6 +1137,10 @@ struct KGroupEntry {
   }
   static void run_rows_tn(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
                           int64_t ldc, int64_t m, int64_t n, int64_t n_all) {
+    // One column: 8 FMA chains (the 4-cycle latency × 2 pipes), 8 loads of
+    // op(A) and one of B per group of W steps, where the 2-column tile
+    // computed the column twice (its second aliasing the first).
+    if (n_all == 1) return rows_tn<8, 1>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
     if (n_all <= 2) return rows_tn<8, 2>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
     rows_tn<4, 4>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
   }
@@ -1147,7 +1153,7 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
                                          &KGroupEntry<AF32>::run_rows_t,
-                                         &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 12, 4, 48,
+                                         &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 12, 4, 48, 16,
                                          &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>(),
                                          RowVec<AF32, 1>::kKc};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+{1,4,8}x8r__avx512",
@@ -1155,7 +1161,7 @@ const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
                                           &KGroupEntry<AF64>::run_rows_t,
-                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 12, 4, 32,
+                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 12, 4, 32, 8,
                                           &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>(),
                                           RowVec<AF64, 1>::kKc};
 
