@@ -794,7 +794,7 @@ void tail_rows_sweep(uint64_t seed) {
   }
 }
 // Few rows (1–8), op(A) = N, op(B) = T: the row-vector tiles read op(A)'s
-// columns in place where their tile reads no row past m (1, 4–8 rows; one
+// columns in place where their tile reads no row past m (1, 2, 4–8 rows; one
 // thread or units of columns on several) and pack it otherwise (3 rows) —
 // 1, 2 and 3 threads bitwise the same; padded lda.
 template <typename T>
@@ -805,7 +805,7 @@ void cols_n_sweep(uint64_t seed) {
     const ThreadHandles hs(arch);
     double worst = 0;
     int cases = 0, split = 0;
-    for (int64_t m : {1, 3, 4, 5, 6, 7, 8})
+    for (int64_t m : {1, 2, 3, 4, 5, 6, 7, 8})
       for (const auto &d : {std::pair<int64_t, int64_t>{100, 600}, {33, 2000}, {300, 900}, {17, 70}}) {
         const Case c{TBLAS_OP_N, TBLAS_OP_T, m, d.first, d.second, 1 + m % 3, d.first % 2, m % 2};
         const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
@@ -828,7 +828,7 @@ TEST(Gemm, FewRowsNTDouble) { cols_n_sweep<double>(96); }
 // op(B) = T, k <= 256: each element is one FMA chain over l written back
 // once whatever tile computes it, so a row's bits do not depend on m. The
 // rows past the last whole tile (f64 m % 16 = 1–4, f32 m % 32 = 1–8; with
-// op(A) = N those the row-vector tiles read in place: 1, 4–8) take the
+// op(A) = N those the row-vector tiles read in place: 1, 2, 4–8) take the
 // row-vector tiles beside a one-thread direct product (row_vec_tail);
 // computed again as rows of a taller product whose tiles are all whole (m
 // rounded up to 32, the same leading dimensions), on 1 and 2 threads, they
