@@ -236,7 +236,17 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    tiles use 4–8 of their 12 columns), and the floor is t_min_k_vec: Zen
 //    4, 1 thread, time before ÷ after, dgemm TT n = 6 / 8 at k = 32–48,
 //    m 32–2000: 1.10–1.42 (k = 24: 0.97–1.00); sgemm n = 16 at k = 64–127:
-//    1.09–1.25 (k = 48: 0.98–1.01).
+//    1.09–1.25 (k = 48: 0.98–1.01). One block and at most 4 rows more
+//    (rows_cols + 1 .. rows_cols + 4 rows, on the 8-row tile and the 1-,
+//    2- or 4-row one) within one vector (f32 9–12 rows, which the main
+//    tiles compute as a whole vector of 16): any number of columns from
+//    t_min_cols and from 16 steps — Zen 5, 1 thread, pinned, alternating:
+//    sgemm TT 9 / 10 / 12 × 64×64 1.71 / 1.55 / 1.41, × 1000×64 1.38 /
+//    1.29 / 1.32, × 200×200 1.41 / 1.35 / 1.37, × 16×16 1.02–1.06, 10 × 300
+//    × 300 1.33, 12×64×20 1.19; lost: 13–15 rows (the second block on the
+//    8-row tile, 0.58–0.93 at k ≤ 33), k = 4–8 (0.75–0.98), 8 columns
+//    (0.93–0.96); f64 (two vectors for 9–12 rows) 0.99–1.05 from 8 columns,
+//    0.71 at 11×4×32.
 //  - op(B) = N: the row-stacked tiles on blocks of 8 or 4 rows (op(A)'s and
 //    B's k-steps both plain loads), at most tn_cols (12) columns, from
 //    tn_min_k steps (f32 128, f64 64; with at most 4 columns f32 48, f64
@@ -277,6 +287,10 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
   }
   if (!rows_contiguous(A)) return {};
   if (rows_contiguous(B)) {
+    if (m > kg->rows_cols && m <= kg->rows_cols + 4 && m < 64 / int64_t(sizeof(T))) {  // a block and a few rows
+      if (n < kg->t_min_cols || k < 16) return {};
+      return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
+    }
     const int64_t min_k = 2 * n > kg->vec_cols && n <= kg->vec_cols ? kg->t_min_k_vec : kg->t_min_k;
     if (n > kg->t_cols || (m > kg->rows_cols && (k < min_k || n < kg->t_min_cols))) return {};
     return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
