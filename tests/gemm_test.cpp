@@ -684,8 +684,9 @@ double run_on_three(const ThreadHandles &hs, const Case &c, T alpha, T beta, uin
 
 // op(A)'s rows contiguous (op T), real, few columns (AVX-512), any m: the
 // grouped tiles read op(A) in place. op(B) = T (f32 <= 32 columns, f64 <=
-// 64): the row-vector tiles in blocks of 8 rows, the last block on the 1-,
-// 4- or 8-row tile; op(B) = N (<= 12 columns; f32 from 2 rows, f64 from 5):
+// 64; f32 with 9–12 rows any number from 16, from 16 steps): the row-vector
+// tiles in blocks of 8 rows, the last block on the 1-, 2-, 4- or 8-row
+// tile; op(B) = N (<= 12 columns; f32 from 2 rows, f64 from 5):
 // the row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × tiles of 4. Every m
 // around those blocks, every n around the vectors and tiles (f32 16 / 48
 // columns, f64 8 / 24) and just past the limits, k around the step floors
@@ -710,8 +711,9 @@ void rows_t_sweep(uint64_t seed) {
           for (int64_t k : {7, 8, 15, 16, 31, 32, 47, 48, 63, 64, 65, 127, 128, 300}) {
             if (k == 300 && (m + n) % 4 != 1) continue;  // a few long ones
             // The one-column floors for op(B) = N (f32 16, f64 8), and 2
-            // columns beside them.
-            if (k < 31 && (tb != TBLAS_OP_N || n > 2)) continue;
+            // columns beside them; op(B) = T with 9–12 rows from 16 steps
+            // (f32: the row-vector tiles at any n from 16).
+            if (k < 31 && !(tb == TBLAS_OP_N ? n <= 2 : (m == 9 || m == 12) && k >= 15 && n == 16)) continue;
             if (tb == TBLAS_OP_N ? n > 13 : k == 65) continue;
             // f64's one-vector floor (32) for op(B) = T; the few-column
             // floors (f64 32, f32 48) for op(B) = N, 4 columns and one past.

@@ -287,7 +287,8 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
   }
   if (!rows_contiguous(A)) return {};
   if (rows_contiguous(B)) {
-    if (m > kg->rows_cols && m <= kg->rows_cols + 4 && m < 64 / int64_t(sizeof(T))) {  // a block and a few rows
+    const int64_t w = 64 / int64_t(sizeof(T));  // the main tiles' row vector (zmm)
+    if (m > kg->rows_cols && m <= kg->rows_cols + 4 && m < w) {  // a block and at most the 4-row tile
       if (n < kg->t_min_cols || k < 16) return {};
       return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
     }

@@ -879,7 +879,7 @@ constexpr bool row_vec(int64_t m) {
   return m >= 1 && m <= kRowVecRows;
 }
 // The row-vector tile for m rows, row_vec(m): f(integral_constant R), R the
-// smallest of 1, 4, 8 that holds m. (constexpr: cols_n_rows asks it too.)
+// smallest of 1, 2, 4, 8 that holds m. (constexpr: cols_n_rows asks it too.)
 template <class A, class F>
 constexpr inline __attribute__((always_inline)) void by_row_vec(int64_t m, F f) {
   if (m == 1) return f(std::integral_constant<int, 1>{});
