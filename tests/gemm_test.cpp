@@ -685,7 +685,7 @@ double run_on_three(const ThreadHandles &hs, const Case &c, T alpha, T beta, uin
 // op(A)'s rows contiguous (op T), real, few columns (AVX-512), any m: the
 // grouped tiles read op(A) in place. op(B) = T (f32 <= 32 columns, f64 <=
 // 64; f32 with 9–12 rows any number from 16, from 16 steps): the row-vector
-// tiles in blocks of 8 rows, the last block on the 1-, 2-, 4- or 8-row
+// tiles in blocks of 8 rows, the last block on the 1-, 2- (f32), 4- or 8-row
 // tile; op(B) = N (<= 12 columns; f32 from 2 rows, f64 from 5):
 // the row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × tiles of 4. Every m
 // around those blocks, every n around the vectors and tiles (f32 16 / 48
@@ -796,7 +796,7 @@ void tail_rows_sweep(uint64_t seed) {
   }
 }
 // Few rows (1–8), op(A) = N, op(B) = T: the row-vector tiles read op(A)'s
-// columns in place where their tile reads no row past m (1, 2, 4–8 rows; one
+// columns in place where their tile reads no row past m (1, 2 (f32), 4–8 rows; one
 // thread or units of columns on several) and pack it otherwise (3 rows) —
 // 1, 2 and 3 threads bitwise the same; padded lda.
 template <typename T>
@@ -830,7 +830,7 @@ TEST(Gemm, FewRowsNTDouble) { cols_n_sweep<double>(96); }
 // op(B) = T, k <= 256: each element is one FMA chain over l written back
 // once whatever tile computes it, so a row's bits do not depend on m. The
 // rows past the last whole tile (f64 m % 16 = 1–4, f32 m % 32 = 1–8; with
-// op(A) = N those the row-vector tiles read in place: 1, 2, 4–8) take the
+// op(A) = N those the row-vector tiles read in place: 1, 2 (f32), 4–8) take the
 // row-vector tiles beside a one-thread direct product (row_vec_tail);
 // computed again as rows of a taller product whose tiles are all whole (m
 // rounded up to 32, the same leading dimensions), on 1 and 2 threads, they

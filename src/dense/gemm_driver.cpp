@@ -266,7 +266,7 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    columns at k = 2000 0.7–0.98×.
 // And where op(A)'s columns are contiguous (op N), op(B)'s rows (op T) and
 // the few-row tiles take the product (m within kgroup_use's rows) on a
-// row-vector tile that reads no row past m (cols_n_rows: 1, 2, 4–8 rows): those
+// row-vector tile that reads no row past m (cols_n_rows: 1, 2 (f32), 4–8 rows): those
 // tiles read op(A)'s columns in place instead of packing them (a masked load
 // and store per k-step, 30 % of sgemm NT 4×16×2000); the same sums.
 template <typename T>
@@ -414,7 +414,7 @@ int64_t half_rate_tail(const tblasContext *h, int64_t m, int64_t n, int64_t k, c
 // own on the main tiles (dgemm NT 17³: 3 vectors per column and k-step for
 // 17 rows, the 17th row's two tiles ~45 ns of the call's ~190; OpenBLAS's
 // whole call ~160). op(A) = N: read in place, so the counts whose tile
-// reads no row past m (cols_n_rows: 1, 2, 4–8); op(A) = T: its rows in place
+// reads no row past m (cols_n_rows: 1, 2 (f32), 4–8); op(A) = T: its rows in place
 // (run_rows_t), any count, the top rows packed for the main tiles as
 // before. No plan and no second call, where the planned k-grouped tail
 // (kgroup_tail_rows) costs more than it saves below 32×32 elements of B.

@@ -137,13 +137,13 @@ struct GemmKernels {
 // B's G adjacent elements are columns: lane i·G + q of an accumulator sums
 // A(i, l)·B(l, j + q) in order of l — the main tiles' sums, written back per
 // block of 256 k-steps (the first block with beta, later ones adding). With
-// 1–8 rows (rows_cols: f64 too) the row-vector tiles run instead:
+// 1–8 rows (rows_cols; f64 1 and 3–8) the row-vector tiles run instead:
 // lane q of row i's accumulator v sums A(i, l)·B(l, j + v·W + q) in order of
 // l (the same sums; with one tile of columns, at most 8·W, in one block),
 // B's rows loaded as whole vectors.
 //   pack_a_cols: column-grouped, element (i, l) at ap[l·W + i·G + q] for
 //     every q < G (W·k elements, at most 2·rows·k); row-vector, at
-//     ap[l·R + i] (R = 1, 2, 4 or 8: at most rows_cols·k); rows >= m zero.
+//     ap[l·R + i] (R = 1, 2 (f32), 4 or 8: at most rows_cols·k); rows >= m zero.
 //   run_cols: as run, B(l, j) at b[l*ldb + j].
 //   run_rows_t: C[0:m, 0:n] for any m, op(A) read in place from contiguous
 //     rows (A(i, l) at a[i*lda + l]) and B as run_cols: the row-vector tiles

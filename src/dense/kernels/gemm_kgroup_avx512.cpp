@@ -12,7 +12,7 @@
 // packed once per call in the same lane order; the G partial sums are added
 // pairwise at write-back. Where op(B)'s rows are contiguous instead (op T),
 // the column-grouped tiles (CGroup) put G adjacent columns in a vector the
-// same way, and with 1–8 rows (f64's 5–8 too) the row-vector tiles
+// same way, and with 1–8 rows (f64's 1 and 3–8) the row-vector tiles
 // (RowVec) put C's rows along the accumulators, B's rows loaded whole. f64
 // with 3–4 rows and f32 with one (k >= 4 groups) take the row-stacked tiles
 // (RGroup): each row its own vectors of W k-steps, B's column a plain load.
@@ -562,7 +562,7 @@ struct CGroup {
 // vectors and A(i, l) as one 4- or 8-byte broadcast per NV FMAs. (The
 // column-grouped tiles above put H rows × G columns in a vector, and with 4
 // rows of f32 waited on a 16-byte broadcast of B per FMA, half rate on Zen
-// 5: sgemm NT 4×100×100 at 0.73–0.76× OpenBLAS.) R = 1, 2, 4 or 8 rows
+// 5: sgemm NT 4×100×100 at 0.73–0.76× OpenBLAS.) R = 1, 2 (f32), 4 or 8 rows
 // (row_vec; A packed R to a k-step, zeros past m); NV vectors of columns,
 // R·NV + NV + 1 registers. Each element's FMAs run in order of l from zero
 // and are written back as the main tiles', alpha·sum then + beta·C in one
@@ -576,7 +576,7 @@ struct RowVec {
   using T = typename A::T;
   using vec = typename A::vec;
   static constexpr int W = A::W, G = W / R;  // G columns per vector after the transpose
-  static_assert(R == 1 || R == 2 || R == 4 || R == 8, "the rows row_vec takes");
+  static_assert(R == 1 || (R == 2 && W == 16) || R == 4 || R == 8, "the rows row_vec takes");
   static_assert(G >= 1, "at most a vector of rows");
   static constexpr int NV = R == 8 ? 3 : R == 4 ? 6 : 8;  // R·NV + NV + 1 <= 32 (R = 2: 25)
   static constexpr int64_t kKc = 256;                     // A's block: 256 · R elements, L1-resident
@@ -865,25 +865,31 @@ constexpr int kF64WideCols = 9;
 // 8×32×2000 1.26, 8×200×200 1.11, 7×100×100 1.13, 5×64×64 1.11, 3×64×64
 // 1.31; f64 NT 8×200×200 1.19, 6×200×200 1.15, 5×1000×1000 1.29, TT
 // 8×32×2000 1.17, 8×16×100 1.19 (f64 NT 8×32×2000 / 8×32×32 0.90 / 0.93).
-// Two rows on a tile of their own (R = 2, 8 vectors of columns): on R = 4,
-// half its FMAs on rows never stored, they read 0.84–0.88× of the
+// f32's two rows on a tile of their own (R = 2, 8 vectors of columns): on
+// R = 4, half its FMAs on rows never stored, they read 0.84–0.88× of the
 // column-grouped tiles (2×128×200, 2×1000×100), whose packed op(A) holds
 // each element G times. Zen 5, 1 thread, against those (pinned, old / new
-// alternating): sgemm TT / NT 2×64×64 1.88 / 1.50, 2×128×200 1.62 / 1.34,
-// NT 2×8×2000 1.68, 2×16×16 1.37, 2×1000×100 1.02; dgemm TT / NT 2×64×64
-// 1.73 / 1.33, 2×200×200 1.15 / 1.12, TT 2×32×500 1.39; as the tail of a
-// direct product (row_vec_tail, f32 m % 32 = 2, f64 m % 16 = 2) NT 18³ /
-// 34³ s 1.00 / 1.08, d 1.08 / 1.08.
+// alternating, operands 64-byte aligned | 16 bytes off, as malloc leaves
+// them): sgemm TT / NT 2×64×64 1.88 / 1.50 | 1.23 / 1.17, NT 2×200×200
+// 1.07 | 1.40, 2×8×2000 1.68 | 2.46, 2×16×16 1.37 | 1.52, 2×1000×100 1.02 |
+// 0.95; as the tail of a direct product (row_vec_tail, m % 32 = 2) NT 34³
+// 1.08 | 1.16. f64's two rows stay on the column-grouped tiles: the 2-row
+// tile loads one vector of B per 2 FMAs, and with B's rows off a line
+// those loads split (dgemm NT 2×64×64 240 → 403 ns; the others' tiles
+// moved ≤ 1.05×) — 0.73–0.96× of them at 64–1000 columns, though 1.12–1.73×
+// aligned.
 template <class A>
 constexpr bool row_vec(int64_t m) {
-  return m >= 1 && m <= kRowVecRows;
+  return m >= 1 && m <= kRowVecRows && (m != 2 || A::W == 16);
 }
 // The row-vector tile for m rows, row_vec(m): f(integral_constant R), R the
-// smallest of 1, 2, 4, 8 that holds m. (constexpr: cols_n_rows asks it too.)
+// smallest of 1, 2 (f32), 4, 8 that holds m. (constexpr: cols_n_rows asks
+// it too.)
 template <class A, class F>
 constexpr inline __attribute__((always_inline)) void by_row_vec(int64_t m, F f) {
   if (m == 1) return f(std::integral_constant<int, 1>{});
-  if (m == 2) return f(std::integral_constant<int, 2>{});
+  if constexpr (A::W == 16)
+    if (m == 2) return f(std::integral_constant<int, 2>{});
   if (m > 4) return f(std::integral_constant<int, 8>{});
   f(std::integral_constant<int, 4>{});
 }
@@ -1163,7 +1169,7 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 12, 4, 48, 16,
                                          &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>(),
                                          RowVec<AF32, 1>::kKc};
-const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+{1,2,4,8}x8r__avx512",
+const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1, 32, 8,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
