@@ -246,7 +246,14 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    × 300 1.33, 12×64×20 1.19; lost: 13–15 rows (the second block on the
 //    8-row tile, 0.58–0.93 at k ≤ 33), k = 4–8 (0.75–0.98), 8 columns
 //    (0.93–0.96); f64 (two vectors for 9–12 rows) 0.99–1.05 from 8 columns,
-//    0.71 at 11×4×32.
+//    0.71 at 11×4×32. f32 with 17–24 rows (a whole vector and at most half
+//    of the second on the main tiles): from t_cols columns and 48 steps —
+//    same method, operands 64-byte aligned | 16 bytes off a line: sgemm TT
+//    17 / 20 / 24 × 64×64 1.12 / 1.14 / 1.00 | 1.12 / 1.15 / 1.15, ×
+//    200×200 1.15 / 1.14 / 1.18 | 1.14 / 1.13 / 1.04, × 1000×64 1.05 / 1.04
+//    / 1.02 | 1.03 / 1.07 / 1.02, × 48×300 1.26 / 1.18 / 1.21 | 1.26 / 1.21
+//    / 1.24, 21×100×100 1.05 | 1.04; 2 threads 20×1000×500 1.16, 24×2000×200
+//    1.02; at k = 32–33 0.95–1.14 (18×33×33 0.95–0.97, 17×1000×32 0.99).
 //  - op(B) = N: the row-stacked tiles on blocks of 8 or 4 rows (op(A)'s and
 //    B's k-steps both plain loads), at most tn_cols (12) columns, from
 //    tn_min_k steps (f32 128, f64 64; with at most 4 columns f32 48, f64
@@ -292,6 +299,9 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
       if (n < kg->t_min_cols || k < 16) return {};
       return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
     }
+    // f32 with 17–24 rows (the main tiles' second vector half used or less).
+    if (sizeof(T) == 4 && m > w && m <= w + kg->rows_cols && n >= kg->t_cols && k >= 48)
+      return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
     const int64_t min_k = 2 * n > kg->vec_cols && n <= kg->vec_cols ? kg->t_min_k_vec : kg->t_min_k;
     if (n > kg->t_cols || (m > kg->rows_cols && (k < min_k || n < kg->t_min_cols))) return {};
     return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
