@@ -240,14 +240,15 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    (rows_cols + 1 .. rows_cols + 4 rows, on the 8-row tile and the 1-,
 //    2- or 4-row one) within one vector (f32 9–12 rows, which the main
 //    tiles compute as a whole vector of 16): any number of columns from
-//    t_min_cols and from 16 steps — Zen 5, 1 thread, pinned, alternating:
-//    sgemm TT 9 / 10 / 12 × 64×64 1.71 / 1.55 / 1.41, × 1000×64 1.38 /
+//    t_min_cols and from t_more_min_k (16) steps — Zen 5, 1 thread, pinned,
+//    alternating: sgemm TT 9 / 10 / 12 × 64×64 1.71 / 1.55 / 1.41, × 1000×64 1.38 /
 //    1.29 / 1.32, × 200×200 1.41 / 1.35 / 1.37, × 16×16 1.02–1.06, 10 × 300
 //    × 300 1.33, 12×64×20 1.19; lost: 13–15 rows (the second block on the
 //    8-row tile, 0.58–0.93 at k ≤ 33), k = 4–8 (0.75–0.98), 8 columns
 //    (0.93–0.96); f64 (two vectors for 9–12 rows) 0.99–1.05 from 8 columns,
-//    0.71 at 11×4×32. f32 with 17–24 rows (a whole vector and at most half
-//    of the second on the main tiles): from t_cols columns and 48 steps —
+//    0.71 at 11×4×32 (its t_more_min_k 0). f32 with 17–24 rows (two blocks
+//    and a third; on the main tiles a whole vector and at most half of the
+//    second): from t_cols columns and t_wide_min_k (48) steps —
 //    same method, operands 64-byte aligned | 16 bytes off a line: sgemm TT
 //    17 / 20 / 24 × 64×64 1.12 / 1.14 / 1.00 | 1.12 / 1.15 / 1.15, ×
 //    200×200 1.15 / 1.14 / 1.18 | 1.14 / 1.13 / 1.04, × 1000×64 1.05 / 1.04
@@ -294,16 +295,17 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
   }
   if (!rows_contiguous(A)) return {};
   if (rows_contiguous(B)) {
-    const int64_t w = 64 / int64_t(sizeof(T));  // the main tiles' row vector (zmm)
-    if (m > kg->rows_cols && m <= kg->rows_cols + 4 && m < w) {  // a block and at most the 4-row tile
-      if (n < kg->t_min_cols || k < 16) return {};
-      return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
+    const int64_t r = kg->rows_cols;
+    bool takes;
+    if (kg->t_more_min_k > 0 && m > r && m <= r + 4)  // a block and at most the 4-row tile
+      takes = k >= kg->t_more_min_k && n >= kg->t_min_cols;
+    else if (m > 2 * r && m <= 3 * r && kg->t_wide_min_k > 0 && k >= kg->t_wide_min_k && n >= kg->t_cols)
+      takes = true;  // two blocks and a third, any number of columns
+    else {
+      const int64_t min_k = 2 * n > kg->vec_cols && n <= kg->vec_cols ? kg->t_min_k_vec : kg->t_min_k;
+      takes = n <= kg->t_cols && (m <= r || (k >= min_k && n >= kg->t_min_cols));
     }
-    // f32 with 17–24 rows (the main tiles' second vector half used or less).
-    if (sizeof(T) == 4 && m > w && m <= w + kg->rows_cols && n >= kg->t_cols && k >= 48)
-      return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
-    const int64_t min_k = 2 * n > kg->vec_cols && n <= kg->vec_cols ? kg->t_min_k_vec : kg->t_min_k;
-    if (n > kg->t_cols || (m > kg->rows_cols && (k < min_k || n < kg->t_min_cols))) return {};
+    if (!takes) return {};
     return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
   }
   const int64_t tn_min_k =

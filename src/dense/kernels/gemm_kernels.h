@@ -168,8 +168,11 @@ struct KGroupKernels {
   // run_rows_t (both operands' rows contiguous) takes at most t_cols columns,
   // and past rows_cols rows only from t_min_cols columns and t_min_k steps —
   // t_min_k_vec steps where the columns fill more than half of one vector of
-  // vec_cols.
-  int t_cols, t_min_k, t_min_cols, t_min_k_vec, vec_cols;
+  // vec_cols. Any number of columns: one block of rows_cols rows and at most
+  // 4 more from t_min_cols columns and t_more_min_k steps; two blocks and a
+  // third (at most rows_cols more) from t_cols columns and t_wide_min_k
+  // steps (0: neither taken so).
+  int t_cols, t_min_k, t_min_cols, t_min_k_vec, vec_cols, t_more_min_k, t_wide_min_k;
   Pack pack_a;
   Run run;
   Pack pack_a_cols;

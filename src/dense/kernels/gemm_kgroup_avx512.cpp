@@ -325,6 +325,10 @@ struct ColumnsOut {
 
 template <class A, int R>
 struct RowVec;  // (below; its in-register transpose also packs KGroup's op(A) = T)
+// Whether the row-vector tiles have a 2-row tile (f32; f64's two rows stay
+// on the column-grouped tiles: row_vec below says why).
+template <class A>
+constexpr bool two_row_tile = A::W == 16;
 
 // R rows of op(A) read in place, contiguous along k (op T; row i at a +
 // i·lda): rows >= m point at row m - 1 (read, their sums never stored).
@@ -576,7 +580,7 @@ struct RowVec {
   using T = typename A::T;
   using vec = typename A::vec;
   static constexpr int W = A::W, G = W / R;  // G columns per vector after the transpose
-  static_assert(R == 1 || (R == 2 && W == 16) || R == 4 || R == 8, "the rows row_vec takes");
+  static_assert(R == 1 || (R == 2 && two_row_tile<A>) || R == 4 || R == 8, "the rows row_vec takes");
   static_assert(G >= 1, "at most a vector of rows");
   static constexpr int NV = R == 8 ? 3 : R == 4 ? 6 : 8;  // R·NV + NV + 1 <= 32 (R = 2: 25)
   static constexpr int64_t kKc = 256;                     // A's block: 256 · R elements, L1-resident
@@ -880,7 +884,7 @@ constexpr int kF64WideCols = 9;
 // aligned.
 template <class A>
 constexpr bool row_vec(int64_t m) {
-  return m >= 1 && m <= kRowVecRows && (m != 2 || A::W == 16);
+  return m >= 1 && m <= kRowVecRows && (m != 2 || two_row_tile<A>);
 }
 // The row-vector tile for m rows, row_vec(m): f(integral_constant R), R the
 // smallest of 1, 2 (f32), 4, 8 that holds m. (constexpr: cols_n_rows asks
@@ -888,7 +892,7 @@ constexpr bool row_vec(int64_t m) {
 template <class A, class F>
 constexpr inline __attribute__((always_inline)) void by_row_vec(int64_t m, F f) {
   if (m == 1) return f(std::integral_constant<int, 1>{});
-  if constexpr (A::W == 16)
+  if constexpr (two_row_tile<A>)
     if (m == 2) return f(std::integral_constant<int, 2>{});
   if (m > 4) return f(std::integral_constant<int, 8>{});
   f(std::integral_constant<int, 4>{});
@@ -1162,7 +1166,7 @@ struct KGroupEntry {
 }  // namespace
 
 const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,4x4}k16+{1,2,4,8}x16r__avx512",
-                                         8, kRowVecRows, 0, kNr, 32, 128, 16, 64, 16,
+                                         8, kRowVecRows, 0, kNr, 32, 128, 16, 64, 16, 16, 48,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
                                          &KGroupEntry<AF32>::run_rows_t,
@@ -1170,7 +1174,7 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>(),
                                          RowVec<AF32, 1>::kKc};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+{1,4,8}x8r__avx512",
-                                          4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1, 32, 8,
+                                          4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1, 32, 8, 0, 0,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
                                           &KGroupEntry<AF64>::run_rows_t,
