@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
 #include <cstring>
 #include <set>
 #include <string>
@@ -878,6 +881,82 @@ void tail_rows_bitwise(uint64_t seed) {
 }
 TEST(Gemm, TailRowsBitwiseFloat) { tail_rows_bitwise<float>(93); }
 TEST(Gemm, TailRowsBitwiseDouble) { tail_rows_bitwise<double>(94); }
+
+// Tiny products (the driver's tiny_gemm, mirrored by takes_tiny: at most
+// 12 columns, k <= 16, up to 256 multiply-adds or 8 rows; op(A) = T with
+// k <= 8, and more than 2 rows past 32 multiply-adds) go from the entry
+// point straight to the scalar loop or the direct tiles. Every element
+// must be the in-order sum the tiles form, bit for bit: from +0 one FMA
+// per k-step (the portable path: a multiply, then an add), then
+// alpha·sum, then beta·C fused in (C not read with beta = 0) — for every
+// op pair, padded leading dimensions, alpha and beta random, 1 and 0, on 1
+// and 2 threads and every ISA path.
+bool takes_tiny(tblasOperation_t ta, int64_t m, int64_t n, int64_t k) {
+  if (k > 16 || n > 12 || (m * n * k > 256 && m > 8)) return false;
+  return ta == TBLAS_OP_N || (k <= 8 && (m > 2 || m * n * k <= 32));
+}
+template <typename T>
+void tiny_in_order(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const T one(1), zero(0);
+  std::vector<std::array<int64_t, 3>> shapes;
+  for (int64_t m : {1, 2, 3, 5, 8})
+    for (int64_t n : {1, 2, 4, 7, 8})
+      for (int64_t k : {1, 2, 3, 8, 9, 16}) shapes.push_back({m, n, k});
+  for (const std::array<int64_t, 3> &s : std::vector<std::array<int64_t, 3>>{
+           {16, 12, 1}, {256, 1, 1}, {16, 1, 16}, {9, 9, 3}, {21, 12, 1}, {3, 12, 7}, {32, 8, 1}})
+    shapes.push_back(s);
+  for (tesseraArch_t arch : supported_paths()) {
+    const bool fused = arch != TESSERA_ARCH_GENERIC;
+    const auto fma1 = [fused](T a, T b, T c) {
+      if (fused) return T(std::fma(a, b, c));
+      volatile T p = a * b;  // no contraction into an FMA: the portable tiles multiply, then add
+      return T(p + c);
+    };
+    const ThreadHandles hs(arch);
+    int cases = 0;
+    for (tblasOperation_t ta : {TBLAS_OP_N, TBLAS_OP_T})
+      for (tblasOperation_t tb : {TBLAS_OP_N, TBLAS_OP_T})
+        for (const auto &[m, n, k] : shapes) {
+          if (!takes_tiny(ta, m, n, k)) continue;
+          const int64_t lda = (ta == TBLAS_OP_N ? m : k) + 1, ldb = (tb == TBLAS_OP_N ? k : n) + 2, ldc = m + 3;
+          const V<T> A = tt::random_vector<T>(size_t(lda * (ta == TBLAS_OP_N ? k : m)), rng);
+          const V<T> B = tt::random_vector<T>(size_t(ldb * (tb == TBLAS_OP_N ? n : k)), rng);
+          const V<T> C0 = tt::random_vector<T>(size_t(ldc * n), rng);
+          const T ar = tt::random_value<T>(rng), br = tt::random_value<T>(rng);
+          const std::pair<T, T> scalars[] = {{ar, br}, {one, one}, {ar, zero}, {one, zero}};
+          for (const auto &[alpha, beta] : scalars) {
+            V<T> want = C0;
+            for (int64_t j = 0; j < n; ++j)
+              for (int64_t i = 0; i < m; ++i) {
+                T sum = zero;
+                for (int64_t l = 0; l < k; ++l)
+                  sum = fma1(ta == TBLAS_OP_N ? A[size_t(i + l * lda)] : A[size_t(l + i * lda)],
+                             tb == TBLAS_OP_N ? B[size_t(l + j * ldb)] : B[size_t(j + l * ldb)], sum);
+                T &c = want[size_t(i + j * ldc)];
+                c = beta == zero ? T(alpha * sum) : fma1(c, beta, T(alpha * sum));
+              }
+            for (int t = 0; t < 2; ++t) {
+              V<T> C = C0;
+              if (beta == zero)  // C not read: NaN in it must not come out
+                for (int64_t j = 0; j < n; ++j)
+                  for (int64_t i = 0; i < m; ++i) C[size_t(i + j * ldc)] = std::numeric_limits<T>::quiet_NaN();
+              ASSERT_EQ(gemm<T>(hs.h[t].h, ta, tb, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, C.data(),
+                                ldc),
+                        TESSERA_STATUS_SUCCESS);
+              EXPECT_EQ(std::memcmp(C.data(), want.data(), C.size() * sizeof(T)), 0)
+                  << tesseraGetArchString(arch) << " " << op_name(ta) << op_name(tb) << " m=" << m << " n=" << n
+                  << " k=" << k << " threads=" << t + 1;
+              ++cases;
+            }
+          }
+        }
+    std::printf("[ bitwise ] tiny products in order %s %s: %d cases\n", tesseraGetArchString(arch),
+                tt::type_name<T>(), cases);
+  }
+}
+TEST(Gemm, TinyInOrderFloat) { tiny_in_order<float>(97); }
+TEST(Gemm, TinyInOrderDouble) { tiny_in_order<double>(98); }
 
 TEST(Gemm, TailRowsFloat) { tail_rows_sweep<float>(91); }
 TEST(Gemm, TailRowsDouble) { tail_rows_sweep<double>(92); }

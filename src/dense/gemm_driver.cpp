@@ -10,6 +10,7 @@
 #include "dense/gemm_driver.h"
 
 #include <algorithm>
+#include <cassert>
 #include <atomic>
 #include <cmath>
 #include <utility>
@@ -702,6 +703,60 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   return TESSERA_STATUS_SUCCESS;
 }
 
+// Tiny real products: a few dozen to a few hundred multiply-adds, where
+// the rules that choose among the grouped, row-vector and direct tiles
+// (kgroup_tail_rows, kgroup_in_place, gemm_rows, direct_one_thread) cost
+// more than the product does — perf of dgemm 2³ / 4³ put over half of a
+// 36 ns call in the k-grouped tiles' packing, workspace and dispatch. They
+// go straight to the tiles (gemm_tiny): at most 12 columns (one panel of
+// the main tiles; wider, with 1–2 rows, the row-vector and k-grouped tiles
+// were faster: NT 1×32×8 0.56×), k <= 16, up to 256 multiply-adds or 8
+// rows. With op(A) packed (op T), k <= 8 and more than 2 rows beyond 32
+// multiply-adds: there the row-stacked TN tiles (from k = 16 / 8 with one
+// column) and the k-grouped ones, which pack op(A) more cheaply, stay
+// faster. Each element is summed in order of k from +0, never in the
+// grouped tiles' lane sums, so the shape alone decides, for any thread
+// count; and op(A)'s form is asked only at <= 12 columns, where the TN
+// tiles' own rule asks it (TransposedABitwise: n >= 13).
+inline bool tiny_gemm(int64_t m, int64_t n, int64_t k, bool a_in_place) {
+  if (k > 16 || m > 256 || n > 12 || (m * n * k > 256 && m > 8)) return false;
+  return a_in_place || (k <= 8 && (m > 2 || m * n * k <= 32));
+}
+
+// A tiny product (tiny_gemm): up to 32 multiply-adds with at most 8
+// elements of C or op(A) = T (whose rows the loop reads in place), the
+// table's scalar loop (ukr_tiny: no vectors to mask, no tile to set up,
+// no packing; 1×1×1 16 against 26 ns, TN 3³ 30 against 43 on the tiles);
+// otherwise the direct tiles with op(A) in place on the main table, or
+// packed into a stack buffer (not the handle's workspace) for the table
+// of the narrowest row vector that holds m — on AVX-512 the AVX2 table's
+// 256-bit one where m fits it: transposing op(A) in 16 × 16 f32 blocks
+// for a few rows cost sgemm TN 6³ a tenth of the call.
+// Out of line: its stack buffer (4 KiB for f64) in gemm_execute's frame
+// cost every other call the frame's set-up (TN 2×4×16, not tiny, 0.95×).
+template <typename T>
+__attribute__((noinline)) tesseraStatus_t gemm_tiny(tblasContext *h, int64_t m, int64_t n, int64_t k,
+                                                    const T *alpha, const GemmOperand<T> &A, const GemmOperand<T> &B,
+                                                    const T *beta, T *C, int64_t ldc) {
+  const bool in_place = a_columns_in_place(A);
+  if ((m * n <= 8 || !in_place) && m * n * k <= 32) {
+    gemm_kernels<T>(h->arch).ukr_tiny(m, n, k, alpha[0], A.p, A.rs, A.cs, B.p, B.rs, B.cs, beta[0], C, ldc);
+    return TESSERA_STATUS_SUCCESS;
+  }
+  const GemmKernels<T> &K2 = gemm_kernels_narrow<T>(Arch::avx2), &Kn = gemm_kernels_narrow<T>(h->arch);
+  const GemmKernels<T> &K = in_place                                ? gemm_kernels<T>(h->arch)
+                            : h->arch == Arch::avx512 && m <= K2.mr ? K2
+                            : m <= Kn.mr                            ? Kn
+                                                                    : gemm_kernels<T>(h->arch);
+  // Packed op(A), ceil(m / mr) panels of mr × k: tiny_gemm keeps k <= 8
+  // there and m·k <= 256, so at most (m + 31)·k elements with mr <= 32.
+  constexpr int64_t kCap = 256 + 31 * 8;
+  alignas(64) T ap[kCap];
+  assert(in_place || (m + K.mr - 1) / K.mr * K.mr * k <= kCap);
+  direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n, ap);
+  return TESSERA_STATUS_SUCCESS;
+}
+
 }  // namespace
 
 // A tail of at most half a row vector (kgroup_tail_rows) runs on the
@@ -731,6 +786,9 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   h->last_threads = 1;
   if (m == 0 || n == 0) return TESSERA_STATUS_SUCCESS;  // Netlib's quick return, before any rule is asked
   const bool alpha_zero = is_zero<T, Complex>(alpha);
+  if constexpr (!Complex)
+    if (!alpha_zero && k > 0 && tiny_gemm(m, n, k, a_columns_in_place(A)))
+      return gemm_tiny(h, m, n, k, alpha, A, B, beta, C, ldc);
   const int64_t tail = alpha_zero ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B);
   if constexpr (!Complex) {
     const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);

@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -57,6 +58,7 @@ struct VF64 {
   static vec set1(T x) { return _mm256_set1_pd(x); }
   static vec bcast(const T *p) { return _mm256_broadcast_sd(p); }
   static vec fmadd(vec a, vec b, vec c) { return _mm256_fmadd_pd(a, b, c); }
+  static T fma1(T a, T b, T c) { return std::fma(a, b, c); }  // one lane of fmadd (the tiny kernel)
   static vec mul(vec a, vec b) { return _mm256_mul_pd(a, b); }
   static vec add(vec a, vec b) { return _mm256_add_pd(a, b); }
   static vec swap_pairs(vec a) { return _mm256_permute_pd(a, 0x5); }
@@ -95,6 +97,7 @@ struct VF32 {
   static vec set1(T x) { return _mm256_set1_ps(x); }
   static vec bcast(const T *p) { return _mm256_broadcast_ss(p); }
   static vec fmadd(vec a, vec b, vec c) { return _mm256_fmadd_ps(a, b, c); }
+  static T fma1(T a, T b, T c) { return std::fma(a, b, c); }
   static vec mul(vec a, vec b) { return _mm256_mul_ps(a, b); }
   static vec add(vec a, vec b) { return _mm256_add_ps(a, b); }
   static vec swap_pairs(vec a) { return _mm256_permute_ps(a, 0xB1); }

@@ -4,9 +4,10 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
-#include <type_traits>
 #include <cstring>
+#include <type_traits>
 
 #include "dense/kernels/avx512_shuffles.h"
 #include "dense/kernels/gemm_kernels.h"
@@ -47,6 +48,7 @@ struct VF64 {
   static vec set1(T x) { return _mm512_set1_pd(x); }
   static vec bcast(const T *p) { return _mm512_set1_pd(*p); }
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_pd(a, b, c); }
+  static T fma1(T a, T b, T c) { return std::fma(a, b, c); }  // one lane of fmadd (the tiny kernel)
   static vec mul(vec a, vec b) { return _mm512_mul_pd(a, b); }
   static vec add(vec a, vec b) { return _mm512_add_pd(a, b); }
   static vec swap_pairs(vec a) { return _mm512_shuffle_pd(a, a, 0x55); }
@@ -122,6 +124,7 @@ struct VF32 {
   static vec set1(T x) { return _mm512_set1_ps(x); }
   static vec bcast(const T *p) { return _mm512_set1_ps(*p); }
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_ps(a, b, c); }
+  static T fma1(T a, T b, T c) { return std::fma(a, b, c); }
   static vec mul(vec a, vec b) { return _mm512_mul_ps(a, b); }
   static vec add(vec a, vec b) { return _mm512_add_ps(a, b); }
   static vec swap_pairs(vec a) { return _mm512_shuffle_ps(a, a, 0xB1); }

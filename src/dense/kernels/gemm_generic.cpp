@@ -56,6 +56,7 @@ struct VGeneric {
     for (int i = 0; i < N; ++i) c.v[i] = a.v[i] * b.v[i] + c.v[i];
     return c;
   }
+  static T fma1(T a, T b, T c) { return a * b + c; }  // one lane of fmadd (the tiny kernel)
   static vec mul(vec a, vec b) {
     for (int i = 0; i < N; ++i) a.v[i] *= b.v[i];
     return a;
