@@ -723,15 +723,17 @@ inline bool tiny_gemm(int64_t m, int64_t n, int64_t k, bool a_in_place) {
   return a_in_place || (k <= 8 && (m > 2 || m * n * k <= 32));
 }
 
-// A tiny product (tiny_gemm): up to 32 multiply-adds with at most 8
-// elements of C or op(A) = T (whose rows the loop reads in place), the
-// table's scalar loop (ukr_tiny: no vectors to mask, no tile to set up,
-// no packing; 1×1×1 16 against 26 ns, TN 3³ 30 against 43 on the tiles);
-// otherwise the direct tiles with op(A) in place on the main table, or
-// packed into a stack buffer (not the handle's workspace) for the table
-// of the narrowest row vector that holds m — on AVX-512 the AVX2 table's
-// 256-bit one where m fits it: transposing op(A) in 16 × 16 f32 blocks
-// for a few rows cost sgemm TN 6³ a tenth of the call.
+// A tiny product (tiny_gemm): the table's tiny kernel (ukr_tiny: no tile
+// set-up, no packing) where op(A) is in place with at most one vector of
+// rows and 8 columns (its vector loop: 3³ / 5³ / 6³ / 4×1×16 1.5–1.6× the
+// direct tiles, 8³ 1.02–1.06) or the product has at most 32
+// multiply-adds with 9 elements or op(A) = T, whose rows its scalar loop
+// reads in place (1×1×1 16 against 26 ns, TN 3³ 30 against 43 on the
+// tiles); otherwise the direct tiles with op(A) in place on the main
+// table, or packed into a stack buffer (not the handle's workspace) for
+// the table of the narrowest row vector that holds m — on AVX-512 the AVX2
+// table's 256-bit one where m fits it: transposing op(A) in 16 × 16 f32
+// blocks for a few rows cost sgemm TN 6³ a tenth of the call.
 // Out of line: its stack buffer (4 KiB for f64) in gemm_execute's frame
 // cost every other call the frame's set-up (TN 2×4×16, not tiny, 0.95×).
 template <typename T>
@@ -739,15 +741,16 @@ __attribute__((noinline)) tesseraStatus_t gemm_tiny(tblasContext *h, int64_t m, 
                                                     const T *alpha, const GemmOperand<T> &A, const GemmOperand<T> &B,
                                                     const T *beta, T *C, int64_t ldc) {
   const bool in_place = a_columns_in_place(A);
-  if ((m * n <= 8 || !in_place) && m * n * k <= 32) {
-    gemm_kernels<T>(h->arch).ukr_tiny(m, n, k, alpha[0], A.p, A.rs, A.cs, B.p, B.rs, B.cs, beta[0], C, ldc);
+  const GemmKernels<T> &Km = gemm_kernels<T>(h->arch);
+  if ((in_place && m <= Km.tiny_rows && n <= 8) || ((m * n <= 9 || !in_place) && m * n * k <= 32)) {
+    Km.ukr_tiny(m, n, k, alpha[0], A.p, A.rs, A.cs, B.p, B.rs, B.cs, beta[0], C, ldc);
     return TESSERA_STATUS_SUCCESS;
   }
   const GemmKernels<T> &K2 = gemm_kernels_narrow<T>(Arch::avx2), &Kn = gemm_kernels_narrow<T>(h->arch);
-  const GemmKernels<T> &K = in_place                                ? gemm_kernels<T>(h->arch)
+  const GemmKernels<T> &K = in_place                                ? Km
                             : h->arch == Arch::avx512 && m <= K2.mr ? K2
                             : m <= Kn.mr                            ? Kn
-                                                                    : gemm_kernels<T>(h->arch);
+                                                                    : Km;
   // Packed op(A), ceil(m / mr) panels of mr × k: tiny_gemm keeps k <= 8
   // there and m·k <= 256, so at most (m + 31)·k elements with mr <= 32.
   constexpr int64_t kCap = 256 + 31 * 8;

@@ -107,13 +107,17 @@ struct GemmKernels {
                            int64_t d) = nullptr;
   void (*pack_b_c_cols)(int64_t kc, int64_t nc, const T *b, int64_t cs, const T *alpha, bool alpha_real,
                         T *bp) = nullptr;
-  // Real products of a few dozen multiply-adds (the driver's tiny_gemm):
+  // Tiny real products (the driver's tiny_gemm):
   // C[0:m, 0:n] = alpha·op(A)·op(B) + beta·C with op(A)(i, l) at
   // a[i·a_rs + l·a_cs], op(B)(l, j) at b[l·b_rs + j·b_cs], k >= 1; each
   // element summed as the tiles sum it (in order of k from +0; beta == 0:
-  // C not read), so the same bits as ukr_direct. Null in the column tables.
+  // C not read), so the same bits as ukr_direct. One vector of rows per
+  // column where a_rs == 1, m <= tiny_rows (the vector's lanes), n <= 8 and
+  // m·n > 1; scalar loops otherwise (for a few dozen multiply-adds). Null in
+  // the column tables.
   void (*ukr_tiny)(int64_t m, int64_t n, int64_t k, T alpha, const T *a, int64_t a_rs, int64_t a_cs, const T *b,
                    int64_t b_rs, int64_t b_cs, T beta, T *c, int64_t ldc) = nullptr;
+  int64_t tiny_rows = 0;
 };
 
 // The k-grouped tiles (AVX-512; gemm_kgroup_avx512.cpp): real GEMMs with at
