@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <set>
 #include <string>
 
@@ -884,8 +884,10 @@ TEST(Gemm, TailRowsBitwiseDouble) { tail_rows_bitwise<double>(94); }
 
 // Tiny products (the driver's tiny_gemm, mirrored by takes_tiny: at most
 // 12 columns, k <= 16, up to 256 multiply-adds or 8 rows; op(A) = T with
-// k <= 8, and more than 2 rows past 32 multiply-adds) go from the entry
-// point straight to the scalar loop or the direct tiles. Every element
+// more than one row only with k <= 8, and more than 2 rows past 32
+// multiply-adds) go from the entry
+// point straight to the tiny kernel (vector or scalar loops) or the direct
+// tiles. Every element
 // must be the in-order sum the tiles form, bit for bit: from +0 one FMA
 // per k-step (the portable path: a multiply, then an add), then
 // alpha·sum, then beta·C fused in (C not read with beta = 0) — for every
@@ -893,7 +895,7 @@ TEST(Gemm, TailRowsBitwiseDouble) { tail_rows_bitwise<double>(94); }
 // and 2 threads and every ISA path.
 bool takes_tiny(tblasOperation_t ta, int64_t m, int64_t n, int64_t k) {
   if (k > 16 || n > 12 || (m * n * k > 256 && m > 8)) return false;
-  return ta == TBLAS_OP_N || (k <= 8 && (m > 2 || m * n * k <= 32));
+  return ta == TBLAS_OP_N || m == 1 || (k <= 8 && (m > 2 || m * n * k <= 32));
 }
 template <typename T>
 void tiny_in_order(uint64_t seed) {

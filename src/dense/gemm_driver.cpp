@@ -10,8 +10,8 @@
 #include "dense/gemm_driver.h"
 
 #include <algorithm>
-#include <cassert>
 #include <atomic>
+#include <cassert>
 #include <cmath>
 #include <utility>
 
@@ -717,7 +717,8 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
 // faster. Each element is summed in order of k from +0, never in the
 // grouped tiles' lane sums, so the shape alone decides, for any thread
 // count; and op(A)'s form is asked only at <= 12 columns, where the TN
-// tiles' own rule asks it (TransposedABitwise: n >= 13).
+// tiles' own rule asks it (TransposedABitwise: n >= 13). One row of op(A)
+// counts as in place whatever op(A) is (gemm_execute).
 inline bool tiny_gemm(int64_t m, int64_t n, int64_t k, bool a_in_place) {
   if (k > 16 || m > 256 || n > 12 || (m * n * k > 256 && m > 8)) return false;
   return a_in_place || (k <= 8 && (m > 2 || m * n * k <= 32));
@@ -790,8 +791,12 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   if (m == 0 || n == 0) return TESSERA_STATUS_SUCCESS;  // Netlib's quick return, before any rule is asked
   const bool alpha_zero = is_zero<T, Complex>(alpha);
   if constexpr (!Complex)
-    if (!alpha_zero && k > 0 && tiny_gemm(m, n, k, a_columns_in_place(A)))
-      return gemm_tiny(h, m, n, k, alpha, A, B, beta, C, ldc);
+    if (!alpha_zero && k > 0) {
+      // One row of op(A) is a column read in place whatever op(A) is: its
+      // elements k apart at A.cs (op T: contiguous), the row stride unused.
+      const GemmOperand<T> A1{A.p, m == 1 ? 1 : A.rs, A.cs, A.conj};
+      if (tiny_gemm(m, n, k, a_columns_in_place(A1))) return gemm_tiny(h, m, n, k, alpha, A1, B, beta, C, ldc);
+    }
   const int64_t tail = alpha_zero ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B);
   if constexpr (!Complex) {
     const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
