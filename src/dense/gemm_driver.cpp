@@ -747,17 +747,6 @@ __attribute__((noinline)) tesseraStatus_t gemm_tiny(tblasContext *h, int64_t m, 
     Km.ukr_tiny(m, n, k, alpha[0], A.p, A.rs, A.cs, B.p, B.rs, B.cs, beta[0], C, ldc);
     return TESSERA_STATUS_SUCCESS;
   }
-  if (!in_place && m <= Km.tiny_rows && n <= 8 && m >= 4 && m * k <= 36) {
-    // op(A) = T with a few rows and steps: copied column by column for the
-    // vector loop instead of the tiles' packing (TN / TT 5³ / 6³ 1.15–1.36×,
-    // 4³ 0.97–1.05; with 64 elements, 8³ and 8×4×8, the element-wise copy
-    // cost more than the packer's transposes: 0.79–0.88; 3 rows even).
-    T at[36];
-    for (int64_t l = 0; l < k; ++l)
-      for (int64_t i = 0; i < m; ++i) at[l * m + i] = A.p[i * A.rs + l * A.cs];
-    Km.ukr_tiny(m, n, k, alpha[0], at, 1, m, B.p, B.rs, B.cs, beta[0], C, ldc);
-    return TESSERA_STATUS_SUCCESS;
-  }
   const GemmKernels<T> &K2 = gemm_kernels_narrow<T>(Arch::avx2), &Kn = gemm_kernels_narrow<T>(h->arch);
   const GemmKernels<T> &K = in_place                                ? Km
                             : h->arch == Arch::avx512 && m <= K2.mr ? K2
@@ -768,6 +757,15 @@ __attribute__((noinline)) tesseraStatus_t gemm_tiny(tblasContext *h, int64_t m, 
   constexpr int64_t kCap = 256 + 31 * 8;
   alignas(64) T ap[kCap];
   assert(in_place || (m + K.mr - 1) / K.mr * K.mr * k <= kCap);
+  if (!in_place && m <= Km.tiny_rows && n <= 8 && m >= 4 && m * k <= 36) {
+    // op(A) = T with a few rows and steps: one micro-panel of the table
+    // above (column by column, K.mr apart) for the vector loop instead of
+    // the direct tiles (TN / TT 5³ / 6³ 1.15–1.36×, 4³ 0.97–1.05; 8³ and
+    // 8×4×8 lost 0.79–0.88, 3 rows even).
+    K.pack_a(m, k, A.p, A.rs, A.cs, ap);
+    Km.ukr_tiny(m, n, k, alpha[0], ap, 1, K.mr, B.p, B.rs, B.cs, beta[0], C, ldc);
+    return TESSERA_STATUS_SUCCESS;
+  }
   direct_real(K, k, alpha[0], A, B, beta[0], C, ldc, Triangle::all, 0, m, 0, n, ap);
   return TESSERA_STATUS_SUCCESS;
 }
