@@ -60,6 +60,10 @@ struct AF32 {
   static vec set1(T x) { return _mm512_set1_ps(x); }
   static vec mul(vec a, vec b) { return _mm512_mul_ps(a, b); }
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_ps(a, b, c); }
+  // a·b + c in the lanes set in `lanes`, c in the others.
+  static vec fmadd_lanes(vec a, vec b, vec c, unsigned lanes) {
+    return _mm512_mask3_fmadd_ps(a, b, c, __mmask16(lanes));
+  }
   static vec cast(__m512i x) { return _mm512_castsi512_ps(x); }
   static __m512i bits(vec x) { return _mm512_castps_si512(x); }
   // Lanes 2p and 2p+1 of a (p < 8), then of b, added: [a-pairs | b-pairs].
@@ -122,6 +126,9 @@ struct AF64 {
   static vec set1(T x) { return _mm512_set1_pd(x); }
   static vec mul(vec a, vec b) { return _mm512_mul_pd(a, b); }
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_pd(a, b, c); }
+  static vec fmadd_lanes(vec a, vec b, vec c, unsigned lanes) {
+    return _mm512_mask3_fmadd_pd(a, b, c, __mmask8(lanes));
+  }
   static vec cast(__m512i x) { return _mm512_castsi512_pd(x); }
   static __m512i bits(vec x) { return _mm512_castpd_si512(x); }
   static vec pair_sums(vec a, vec b) {
@@ -927,21 +934,25 @@ struct RGroup {
   using T = typename A::T;
   using vec = typename A::vec;
   static constexpr int W = A::W, CPV = W / R;  // columns per folded vector
+  static constexpr unsigned kAll = (1u << W) - 1u;
   // A multiple of W (blocks start on a group); R·128 elements of A, 4 KiB in
   // f64 (dgemm 4×200×512: 91 GF/s, KC 256 82; 4×200×2000 unblocked 0.84×
   // KGroup's speed, blocked 0.95–1.02×). One row is not blocked (one_row).
   static constexpr int64_t kKc = R == 1 ? int64_t(1) << 40 : 128;
 
-  // Where the tiles read row r's group s of W k-steps (`rest` of them in
-  // the last, partial group): packed (pack_a's layout, zeros past k), or in
-  // place (RowPointers), masked past k.
+  // Where the tiles read row r's group s of W k-steps, starting at step l
+  // (`rest` of them in the last, partial group): packed (pack_a's layout,
+  // zeros past k; l = s·W), or in place (RowPointers) from step l, masked
+  // past k.
   struct Packed {
+    static constexpr bool kInPlace = false;
     const T *p;
-    __m512i group(int r, int64_t s, int) const { return _mm512_loadu_si512(p + (s * R + r) * W); }
+    __m512i group(int r, int64_t s, int64_t, int) const { return _mm512_loadu_si512(p + (s * R + r) * W); }
   };
   struct Rows : RowPointers<T, R> {
+    static constexpr bool kInPlace = true;
     using RowPointers<T, R>::RowPointers;
-    __m512i group(int r, int64_t s, int rest) const { return Whole<A>::bcast(this->r[r] + s * W, rest); }
+    __m512i group(int r, int64_t, int64_t l, int rest) const { return Whole<A>::bcast(this->r[r] + l, rest); }
   };
 
   // C[0:m, 0:n] of one tile of NC columns, n <= NC (Full: n == NC); columns
@@ -960,22 +971,47 @@ struct RGroup {
     int64_t boff[NC];
 #pragma GCC unroll 32
     for (int j = 0; j < NC; ++j) boff[j] = (Full || j < n ? j : n - 1) * ldb;
-    const auto step = [&](int64_t s, int64_t l, int rest) __attribute__((always_inline)) {
+    // The 8 × 2 tile on op(A) in place keeps each row's vector in a register
+    // for both columns' FMAs (the empty asm on a scalar: on the array
+    // element GCC stored the vectors to the stack every step). Without it
+    // GCC folded the load into each FMA: 16 loads of op(A) per 16 FMAs, each
+    // split across two lines where rows are not 64 bytes apart. Not on the
+    // other tiles: on the 4 × 4 GCC then folded B's loads instead, and with
+    // both kept in registers it read 0.93–0.94× (Zen 5, sgemm / dgemm TN
+    // 100×4×100, 200×4×200); the 8 × 1 has one FMA per load either way
+    // (0.78–0.90× with it).
+    constexpr bool kKeep = Src::kInPlace && NC == 2;
+    // lanes: where the FMAs add (the others' sums kept as they are).
+    const auto step = [&](int64_t s, int64_t l, int rest, unsigned lanes) __attribute__((always_inline)) {
       vec av[R];
 #pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) av[r] = A::cast(ap.group(r, s, rest));
+      for (int r = 0; r < R; ++r) {
+        vec x = A::cast(ap.group(r, s, l, rest));
+        if constexpr (kKeep) asm("" : "+v"(x));
+        av[r] = x;
+      }
 #pragma GCC unroll 32
       for (int j = 0; j < NC; ++j) {
         const vec bj = A::cast(Whole<A>::bcast(b + boff[j] + l, rest));
 #pragma GCC unroll 8
-        for (int r = 0; r < R; ++r) acc[j][r] = A::fmadd(av[r], bj, acc[j][r]);
+        for (int r = 0; r < R; ++r)
+          acc[j][r] = lanes == kAll ? A::fmadd(av[r], bj, acc[j][r]) : A::fmadd_lanes(av[r], bj, acc[j][r], lanes);
       }
     };
     const int64_t steps = k / W;
-    for (int64_t s = 0; s < steps; ++s) step(s, s * W, W);
-    // The last k % W steps: B's missing steps load as zeros, as A's are
-    // packed (nothing read past a column's end).
-    if (const int rest = int(k - steps * W)) step(steps, steps * W, rest);
+    for (int64_t s = 0; s < steps; ++s) step(s, s * W, W, kAll);
+    if (const int rest = int(k - steps * W)) {
+      // The last k % W steps. On the 8 × 2 tile past the first group: the
+      // top lanes of the group ending at k (steps k - W .. k - 1), plain
+      // loads inside the rows and B's column, the lanes below (steps already
+      // summed) left as they are — 1.04–1.07× the masked loads of a partial
+      // group with the loads kept in registers (sgemm TN 40×2×50 to
+      // 200×2×200); on the 4 × 4 tile 0.88–0.92× (sgemm TN 100×3×100).
+      // Otherwise B's missing steps load as zeros, as A's are packed or
+      // loaded (nothing read past a column's end).
+      if (kKeep && steps > 0) step(steps, k - W, W, kAll & ~((1u << (W - rest)) - 1u));
+      else step(steps, steps * W, rest, kAll);
+    }
     const vec va = A::set1(alpha), vb = A::set1(beta);
 #pragma GCC unroll 16
     for (int j = 0; j < NC; j += CPV) {
@@ -1010,9 +1046,12 @@ struct RGroup {
   // KGroup::run and CGroup::run_block written out again: one shared walk
   // taking the tiles as lambdas measured 4–7 % slower here (dgemm 3–4×200×200,
   // alternating builds) — GCC allocated the inlined tile's registers worse.
+  // (walk_block: the same walk inlined into a caller's loop over blocks of
+  // rows, rows_tn.)
   template <int NC, class Src>
-  static void run_block(int64_t k, T alpha, const Src &ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
-                        int64_t n) {
+  static inline __attribute__((always_inline)) void walk_block(int64_t k, T alpha, const Src &ap, const T *b,
+                                                               int64_t ldb, T beta, T *c, int64_t ldc, int m,
+                                                               int64_t n) {
     int64_t j = 0;
     for (; j + NC <= n; j += NC) tile<NC, true>(k, alpha, ap, b + j * ldb, ldb, beta, c + j * ldc, ldc, m, NC);
     const int rest = int(n - j);
@@ -1022,6 +1061,11 @@ struct RGroup {
     if constexpr (NC > CPV)
       if (rest <= CPV) return tile<CPV, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
     tile<NC, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
+  }
+  template <int NC, class Src>
+  static void run_block(int64_t k, T alpha, const Src &ap, const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+                        int64_t n) {
+    walk_block<NC>(k, alpha, ap, b, ldb, beta, c, ldc, m, n);
   }
 
   // Blocks of kKc k-steps over all columns (the first with beta, the others
@@ -1148,8 +1192,14 @@ struct KGroupEntry {
     using RG = RGroup<A, R>;
     for (int64_t i = 0; i < m; i += R) {
       const int rows = int(std::min<int64_t>(R, m - i));
-      RG::template run_block<NC>(k, alpha, typename RG::Rows(a + i * lda, lda, rows), b, ldb, beta, c + i, ldc, rows,
-                                 n);
+      const typename RG::Rows ap(a + i * lda, lda, rows);
+      // The walk inlined into this loop (its set-up once per call, not per
+      // block of rows; Zen 5, 1 thread, builds alternating: sgemm TN 64×4×64
+      // 1.18×, 100×4×100 1.11, 2 columns 1.03–1.11) but for f64's 4 × 4 and
+      // 8 × 1 tiles: GCC then kept the 4 × 4's accumulators on the stack
+      // (dgemm TN 100×4×100 / 200×4×200 0.93 / 0.85×).
+      if constexpr (A::W == 16 || NC == 2) RG::template walk_block<NC>(k, alpha, ap, b, ldb, beta, c + i, ldc, rows, n);
+      else RG::template run_block<NC>(k, alpha, ap, b, ldb, beta, c + i, ldc, rows, n);
     }
   }
   static void run_rows_tn(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
