@@ -691,7 +691,9 @@ double run_on_three(const ThreadHandles &hs, const Case &c, T alpha, T beta, uin
 // 32, from 48 steps): the row-vector
 // tiles in blocks of 8 rows, the last block on the 1-, 2- (f32), 4- or 8-row
 // tile; op(B) = N (<= 12 columns; f32 from 2 rows, f64 from 5):
-// the row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × tiles of 4. Every m
+// the row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × tiles of 4
+// (3–4 columns with at most 8 rows or from 40: 8 × 4, two columns per vector,
+// chosen by the call's m, so 2 and 3 threads' units of rows take it too). Every m
 // around those blocks, every n around the vectors and tiles (f32 16 / 48
 // columns, f64 8 / 24) and just past the limits, k around the step floors
 // (f32 128, f64 64; with one vector of columns, op(B) = T, f32 64, f64 32;
@@ -710,7 +712,7 @@ void rows_t_sweep(uint64_t seed) {
     double worst = 0;
     int cases = 0;
     for (tblasOperation_t tb : {TBLAS_OP_T, TBLAS_OP_N})
-      for (int64_t m : {1, 2, 3, 5, 8, 9, 12, 16, 17, 23, 41})
+      for (int64_t m : {1, 2, 3, 5, 8, 9, 12, 16, 17, 23, 39, 40, 41})
         for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 15, 16, 17, 24, 25, 31, 32, 33, 48, 49, 64, 65})
           for (int64_t k : {7, 8, 15, 16, 31, 32, 47, 48, 63, 64, 65, 127, 128, 300}) {
             if (k == 300 && (m + n) % 4 != 1) continue;  // a few long ones

@@ -312,6 +312,8 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
   const int64_t tn_min_k =
       n == 1 ? kg->tn_one_min_k : n <= kg->tn_few_cols ? kg->tn_few_min_k : kg->tn_min_k;
   if (B.rs != 1 || n > kg->tn_cols || k < tn_min_k || m < kg->tn_min_m) return {};
+  if (kg->run_rows_tn_pairs && (n == 3 || n == 4) && (m <= kg->tn_pair_rows || m >= kg->tn_pair_min_m))
+    return {kg->run_rows_tn_pairs, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
   return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
 }
 

@@ -95,6 +95,28 @@ struct AF32 {
     };
     return _mm512_castpd_ps(half(half(u[0], u[1]), half(u[2], u[3])));
   }
+  // Lane c·8 + r of the result: the 8 lanes of half c of f[r] added (two
+  // columns' sums per vector, RPair): in-lane unpacks for the first two
+  // levels, then 128-bit shuffles; 15 shuffles and 7 adds for 16 sums.
+  static vec fold_pairs(const vec (&f)[8]) {
+    vec s[4];
+#pragma GCC unroll 4
+    for (int p = 0; p < 4; ++p)
+      s[p] = _mm512_add_ps(unpack_lo(f[2 * p], f[2 * p + 1]), unpack_hi(f[2 * p], f[2 * p + 1]));
+    __m512d u[2];  // u[h]: per 128-bit part, rows 4h .. 4h + 3 (pairs moved as doubles, added as floats)
+#pragma GCC unroll 2
+    for (int h = 0; h < 2; ++h) {
+      const __m512d x = _mm512_castps_pd(s[2 * h]), y = _mm512_castps_pd(s[2 * h + 1]);
+      u[h] = _mm512_castps_pd(_mm512_add_ps(_mm512_castpd_ps(unpack_lo(x, y)), _mm512_castpd_ps(unpack_hi(x, y))));
+    }
+    // u[h]'s parts 0–1: column 0's two halves of k-steps, 2–3: column 1's.
+    // [column 0, rows 0–3 | column 1, 0–3 | column 0, 4–7 | column 1, 4–7],
+    // each the sum of its two parts, then the middle parts swapped.
+    const __m512 lo = _mm512_castpd_ps(shuffle_lanes<0x88>(u[0], u[1]));
+    const __m512 hi = _mm512_castpd_ps(shuffle_lanes<0xDD>(u[0], u[1]));
+    const __m512d z = _mm512_castps_pd(_mm512_add_ps(lo, hi));
+    return _mm512_castpd_ps(shuffle_lanes<0xD8>(z, z));
+  }
   // Element-granular masked loads of the first m elements (a partial group
   // of B in Chunk::bcast).
   static __mmask8 rows(int m) { return __mmask8((1u << m) - 1u); }
@@ -145,6 +167,14 @@ struct AF64 {
       s[p] = _mm512_add_pd(unpack_lo(f[2 * p], f[2 * p + 1]), unpack_hi(f[2 * p], f[2 * p + 1]));
     const auto half = [](vec a, vec b) { return _mm512_add_pd(shuffle_lanes<0x88>(a, b), shuffle_lanes<0xDD>(a, b)); };
     return half(half(s[0], s[1]), half(s[2], s[3]));
+  }
+  // As AF32::fold_pairs: lane c·4 + r = the 4 lanes of half c of f[r]
+  // added; 7 shuffles and 3 adds for 8 sums.
+  static vec fold_pairs(const vec (&f)[4]) {
+    const vec s0 = _mm512_add_pd(unpack_lo(f[0], f[1]), unpack_hi(f[0], f[1]));
+    const vec s1 = _mm512_add_pd(unpack_lo(f[2], f[3]), unpack_hi(f[2], f[3]));
+    const vec z = _mm512_add_pd(shuffle_lanes<0x88>(s0, s1), shuffle_lanes<0xDD>(s0, s1));
+    return shuffle_lanes<0xD8>(z, z);
   }
   static __mmask8 rows(int m) { return __mmask8((1u << m) - 1u); }
   static __m128i load128(const T *p, int m) { return _mm_maskz_loadu_epi64(rows(m), p); }
@@ -1080,6 +1110,87 @@ struct RGroup {
   }
 };
 
+// Row-stacked tiles with two columns per vector (TN with 3–4 columns,
+// op(A) in place; run_rows_tn_pairs): 8 rows × 4 columns, each accumulator one row ×
+// two columns — its lower half column j's k-steps l .. l + H - 1, its upper
+// half column j + 1's (H = W / 2) — op(A)'s H steps of a row broadcast to
+// both halves, B's two columns' H steps side by side. Per group of H steps
+// 8 loads of op(A), 4 of B and 16 FMAs, as the 4 × 4 RGroup tile per W
+// steps, but each fold sums half as many lanes per element of C (fold_pairs:
+// f32 22 operations for 16 elements against fold_lanes's 45) and a block is
+// 8 rows instead of 4. Columns >= n alias column n - 1 and rows >= m row
+// m - 1 (read, never stored).
+template <class A>
+struct RPair {
+  using T = typename A::T;
+  using vec = typename A::vec;
+  static constexpr int W = A::W, H = W / 2, R = 8, NP = 2, NC = 2 * NP;
+  using Half = Chunk<A, H * int(sizeof(T))>;  // H elements, 32 bytes
+
+  template <bool Full>
+  static inline __attribute__((always_inline)) void tile(int64_t k, T alpha, const RowPointers<T, R> &ap,
+                                                         const T *b, int64_t ldb, T beta, T *c, int64_t ldc, int m,
+                                                         int n) {
+    vec acc[NP][R];
+#pragma GCC unroll 4
+    for (int p = 0; p < NP; ++p)
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) acc[p][r] = A::zero();
+    const T *bc[NC];
+#pragma GCC unroll 4
+    for (int j = 0; j < NC; ++j) bc[j] = b + (Full || j < n ? j : n - 1) * ldb;
+    // `rest` (< H in the last group) steps; zeros above in op(A) and B.
+    const auto step = [&](int64_t l, int rest) __attribute__((always_inline)) {
+      vec bp[NP];
+#pragma GCC unroll 4
+      for (int p = 0; p < NP; ++p) {
+        const __m256i lo = rest == H ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(bc[2 * p] + l))
+                                     : A::load256(bc[2 * p] + l, rest);
+        const __m256i hi = rest == H ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(bc[2 * p + 1] + l))
+                                     : A::load256(bc[2 * p + 1] + l, rest);
+        bp[p] = A::cast(_mm512_maskz_inserti64x4(__mmask8(0xFF), _mm512_castsi256_si512(lo), hi, 1));
+      }
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) {
+        const vec a = A::cast(Half::bcast(ap.r[r] + l, rest));
+#pragma GCC unroll 4
+        for (int p = 0; p < NP; ++p) acc[p][r] = A::fmadd(a, bp[p], acc[p][r]);
+      }
+    };
+    const int64_t groups = k / H;
+    for (int64_t g = 0; g < groups; ++g) step(g * H, H);
+    if (const int rest = int(k - groups * H)) step(groups * H, rest);
+    const vec va = A::set1(alpha), vb = A::set1(beta);
+#pragma GCC unroll 4
+    for (int p = 0; p < NP; ++p) {
+      const int cols = Full ? 2 : std::min(2, n - 2 * p);
+      if (!Full && cols <= 0) break;
+#pragma GCC unroll 2
+      for (int h = 0; h < R / H; ++h) {  // f64: rows 0–3, then 4–7 (H = 4 per vector)
+        const int rows = std::min(H, m - h * H);
+        if (rows <= 0) break;
+        vec f[H];
+#pragma GCC unroll 8
+        for (int q = 0; q < H; ++q) f[q] = acc[p][h * H + q];
+        ColumnsOut<A, 2>::write(A::fold_pairs(f), va, beta, vb, c + 2 * p * ldc + h * H, ldc, rows, cols);
+      }
+    }
+  }
+
+  // Blocks of 8 rows of op(A) (row i at a + i·lda), each over C's columns
+  // in tiles of 4, the last tile partial.
+  static void run(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
+                  int64_t m, int64_t n) {
+    for (int64_t i = 0; i < m; i += R) {
+      const int rows = int(std::min<int64_t>(R, m - i));
+      const RowPointers<T, R> ap(a + i * lda, lda, rows);
+      int64_t j = 0;
+      for (; j + NC <= n; j += NC) tile<true>(k, alpha, ap, b + j * ldb, ldb, beta, c + i + j * ldc, ldc, rows, NC);
+      if (j < n) tile<false>(k, alpha, ap, b + j * ldb, ldb, beta, c + i + j * ldc, ldc, rows, int(n - j));
+    }
+  }
+};
+
 // Rows stacked (RGroup, 4 rows) instead of KGroup's lanes: f64 with 3 or 4
 // rows and at least 4 groups of W k-steps, below which the fold's shuffles
 // outweigh the full-rate loads (Zen 5, 1 thread, dgemm 4×200×k against
@@ -1211,25 +1322,39 @@ struct KGroupEntry {
     if (n_all <= 2) return rows_tn<8, 2>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
     rows_tn<4, 4>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
   }
+  static void run_rows_tn_pairs(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
+                                int64_t ldc, int64_t m, int64_t n, int64_t) {
+    RPair<A>::run(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
+  }
 };
 
 }  // namespace
 
-const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,4x4}k16+{1,2,4,8}x16r__avx512",
+// RPair (3–4 columns) from 40 rows, or one block of 8: with 9–32 rows the
+// 4 × 4 RGroup tile's 4-row blocks waste fewer rows and its loop does
+// fewer operations per FMA (Zen 5, 1 thread, builds alternating, RPair's
+// time ÷ the 4 × 4's: sgemm / dgemm TN 9×4×64 1.15 / 1.10, 12×4×64 1.12 /
+// 1.09, 16×4×500 1.07 / 1.08, 32×4×500 1.03 / 0.99; from 40 rows 0.70–0.99,
+// 8×4×2000 0.86 / 0.95).
+constexpr int kTnPairMinM = 40;
+
+const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,4x4}k16+8x4k8p+{1,2,4,8}x16r__avx512",
                                          8, kRowVecRows, 0, kNr, 32, 128, 16, 64, 16, 16, 48,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
                                          &KGroupEntry<AF32>::run_rows_t,
                                          &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 12, 4, 48, 16,
                                          &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>(),
-                                         RowVec<AF32, 1>::kKc};
-const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+{1,4,8}x8r__avx512",
+                                         RowVec<AF32, 1>::kKc,
+                                         &KGroupEntry<AF32>::run_rows_tn_pairs, RPair<AF32>::R, kTnPairMinM};
+const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+8x4k4p+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1, 32, 8, 0, 0,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
                                           &KGroupEntry<AF64>::run_rows_t,
                                           &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 12, 4, 32, 8,
                                           &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>(),
-                                          RowVec<AF64, 1>::kKc};
+                                          RowVec<AF64, 1>::kKc,
+                                          &KGroupEntry<AF64>::run_rows_tn_pairs, RPair<AF64>::R, kTnPairMinM};
 
 }  // namespace tessera::dense::avx512
