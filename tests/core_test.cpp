@@ -170,12 +170,14 @@ TEST(Core, WorkersRunUnderTheProcessMaskAfterSleeping) {
   struct Seen {
     cpu_set_t want;
     std::atomic<int> worker_tasks{0}, wrong{0};
+    int before = 0;  // worker_tasks when this call started
   } seen;
   ASSERT_EQ(sched_getaffinity(0, sizeof seen.want, &seen.want), 0);
   auto &pool = tessera::ThreadPool::instance();
   for (int rep = 0; rep < 20; ++rep) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));  // past the workers' spin: asleep
     auto lease = pool.acquire(3);
+    seen.before = seen.worker_tasks.load();
     lease.run(lease.granted(), [](void *ctx, int tid, int) {
       auto &s = *static_cast<Seen *>(ctx);
       cpu_set_t mask;
@@ -185,9 +187,11 @@ TEST(Core, WorkersRunUnderTheProcessMaskAfterSleeping) {
         s.worker_tasks++;
         return;
       }
-      // The caller's task lasts 2 ms, time for woken workers to join.
-      const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
-      while (std::chrono::steady_clock::now() < end) {
+      // The caller's task lasts until a woken worker has joined, or 50 ms
+      // (a fixed 2 ms was too short for a wake-up under ThreadSanitizer on a
+      // busy host: no worker joined in 20 calls once, session 51).
+      const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+      while (s.worker_tasks.load() == s.before && std::chrono::steady_clock::now() < end) {
       }
     }, &seen);
   }

@@ -1110,11 +1110,11 @@ struct RGroup {
   }
 };
 
-// Row-stacked tiles with two columns per vector (TN with 3–4 columns,
-// op(A) in place; run_rows_tn_pairs): 8 rows × 4 columns, each accumulator one row ×
-// two columns — its lower half column j's k-steps l .. l + H - 1, its upper
-// half column j + 1's (H = W / 2) — op(A)'s H steps of a row broadcast to
-// both halves, B's two columns' H steps side by side. Per group of H steps
+// Row-stacked tiles with two columns per vector (TN with 3–4 columns, op(A)
+// in place; run_rows_tn_pairs): 8 rows × 4 columns, each accumulator one
+// row × two columns — its lower half column j's k-steps l .. l + H - 1, its
+// upper half column j + 1's (H = W / 2) — op(A)'s H steps of a row
+// broadcast to both halves, B's two columns' H steps side by side. Per group of H steps
 // 8 loads of op(A), 4 of B and 16 FMAs, as the 4 × 4 RGroup tile per W
 // steps, but each fold sums half as many lanes per element of C (fold_pairs:
 // f32 22 operations for 16 elements against fold_lanes's 45) and a block is
