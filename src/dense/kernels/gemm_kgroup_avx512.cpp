@@ -310,11 +310,18 @@ struct Chunk {
       else _mm_storeu_si32(p, y);
     }
   }
+  // The first m (<= N) elements at p, zero above, as one 32-byte chunk:
+  // unmasked when whole, element-masked otherwise (a partial group of B or
+  // op(A), nothing read past it).
+  static inline __attribute__((always_inline)) __m256i load(const T *p, int m = N) {
+    static_assert(CB == 32, "32-byte chunks");
+    return m == N ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)) : A::load256(p, m);
+  }
   // All G = 64 / CB chunk copies of the N elements at p (the first m of them,
   // zero above: a last group shorter than G).
   static inline __attribute__((always_inline)) __m512i bcast(const T *p, int m = N) {
     if constexpr (CB == 32) {
-      return _mm512_maskz_broadcast_i64x4(__mmask8(0xFF), m == N ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)) : A::load256(p, m));
+      return _mm512_maskz_broadcast_i64x4(__mmask8(0xFF), load(p, m));
     } else if constexpr (CB == 16) {
       return _mm512_maskz_broadcast_i64x2(__mmask8(0xFF),
                                           m == N ? _mm_loadu_si128(reinterpret_cast<const __m128i *>(p)) : A::load128(p, m));
@@ -1011,6 +1018,8 @@ struct RGroup {
     // 100×4×100, 200×4×200); the 8 × 1 has one FMA per load either way
     // (0.78–0.90× with it).
     constexpr bool kKeep = Src::kInPlace && NC == 2;
+    // The last group shifted to end at k (below): the same tile, as measured.
+    constexpr bool kShiftLast = Src::kInPlace && NC == 2;
     // lanes: where the FMAs add (the others' sums kept as they are).
     const auto step = [&](int64_t s, int64_t l, int rest, unsigned lanes) __attribute__((always_inline)) {
       vec av[R];
@@ -1039,7 +1048,7 @@ struct RGroup {
       // 200×2×200); on the 4 × 4 tile 0.88–0.92× (sgemm TN 100×3×100).
       // Otherwise B's missing steps load as zeros, as A's are packed or
       // loaded (nothing read past a column's end).
-      if (kKeep && steps > 0) step(steps, k - W, W, kAll & ~((1u << (W - rest)) - 1u));
+      if (kShiftLast && steps > 0) step(steps, k - W, W, kAll & ~((1u << (W - rest)) - 1u));
       else step(steps, steps * W, rest, kAll);
     }
     const vec va = A::set1(alpha), vb = A::set1(beta);
@@ -1114,11 +1123,11 @@ struct RGroup {
 // in place; run_rows_tn_pairs): 8 rows × 4 columns, each accumulator one
 // row × two columns — its lower half column j's k-steps l .. l + H - 1, its
 // upper half column j + 1's (H = W / 2) — op(A)'s H steps of a row
-// broadcast to both halves, B's two columns' H steps side by side. Per group of H steps
-// 8 loads of op(A), 4 of B and 16 FMAs, as the 4 × 4 RGroup tile per W
-// steps, but each fold sums half as many lanes per element of C (fold_pairs:
-// f32 22 operations for 16 elements against fold_lanes's 45) and a block is
-// 8 rows instead of 4. Columns >= n alias column n - 1 and rows >= m row
+// broadcast to both halves, B's two columns' H steps side by side. Per
+// group of H steps 8 loads of op(A), 4 of B and 16 FMAs, as the 4 × 4
+// RGroup tile per W steps, but each fold sums half as many lanes per
+// element of C (fold_pairs: f32 22 operations for 16 elements against
+// fold_lanes's 45) and a block is 8 rows instead of 4. Columns >= n alias column n - 1 and rows >= m row
 // m - 1 (read, never stored).
 template <class A>
 struct RPair {
@@ -1144,10 +1153,7 @@ struct RPair {
       vec bp[NP];
 #pragma GCC unroll 4
       for (int p = 0; p < NP; ++p) {
-        const __m256i lo = rest == H ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(bc[2 * p] + l))
-                                     : A::load256(bc[2 * p] + l, rest);
-        const __m256i hi = rest == H ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(bc[2 * p + 1] + l))
-                                     : A::load256(bc[2 * p + 1] + l, rest);
+        const __m256i lo = Half::load(bc[2 * p] + l, rest), hi = Half::load(bc[2 * p + 1] + l, rest);
         bp[p] = A::cast(_mm512_maskz_inserti64x4(__mmask8(0xFF), _mm512_castsi256_si512(lo), hi, 1));
       }
 #pragma GCC unroll 8
