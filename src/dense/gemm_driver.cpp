@@ -272,7 +272,9 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    tiles): dgemm TN 8×1×2000 3.6×, 200×4×128 1.7×, 32×8×2000 2.0×,
 //    8×12×2000 1.33× the main tiles; sgemm 8×1×2000 6.2× (the few-row tiles
 //    then packed op(A) element by element), 32×8×2000 1.43×; from 16
-//    columns at k = 2000 0.7–0.98×.
+//    columns at k = 2000 0.7–0.98×. 3–5 columns on the tiles of pairs
+//    where the kernel table says (tn_pair_*; 5 columns from its own floor,
+//    f32 48, f64 40 steps: the numbers at kTnPairCols).
 // And where op(A)'s columns are contiguous (op N), op(B)'s rows (op T) and
 // the few-row tiles take the product (m within kgroup_use's rows) on a
 // row-vector tile that reads no row past m (cols_n_rows: 1, 2 (f32), 4–8 rows): those
@@ -309,11 +311,16 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
     if (!takes) return {};
     return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
   }
-  const int64_t tn_min_k =
-      n == 1 ? kg->tn_one_min_k : n <= kg->tn_few_cols ? kg->tn_few_min_k : kg->tn_min_k;
+  const bool wide = n > kg->tn_few_cols;  // a tile of 4 columns and one more
+  const bool pairs = kg->run_rows_tn_pairs && n >= 3 && n <= kg->tn_pair_cols &&
+                     (m <= kg->tn_pair_rows || m >= kg->tn_pair_min_m) &&
+                     (!wide || (2 * m > kg->tn_pair_rows && k >= kg->tn_pair_wide_min_k));
+  const int64_t tn_min_k = n == 1 ? kg->tn_one_min_k
+                           : !wide ? kg->tn_few_min_k
+                           : pairs ? kg->tn_pair_wide_min_k
+                                   : kg->tn_min_k;
   if (B.rs != 1 || n > kg->tn_cols || k < tn_min_k || m < kg->tn_min_m) return {};
-  if (kg->run_rows_tn_pairs && (n == 3 || n == 4) && (m <= kg->tn_pair_rows || m >= kg->tn_pair_min_m))
-    return {kg->run_rows_tn_pairs, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
+  if (pairs) return {kg->run_rows_tn_pairs, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
   return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
 }
 

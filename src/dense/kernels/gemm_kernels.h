@@ -205,13 +205,15 @@ struct KGroupKernels {
   // The row-vector tiles' k block (run_cols, run_cols_n, run_rows_t): up to
   // this many steps each element's sum is one block, as the direct tiles'.
   int64_t row_vec_kc = 0;
-  // run_rows_tn_pairs: as run_rows_tn (its rule) for 3–4 columns where m is
-  // at most one block of tn_pair_rows rows or at least tn_pair_min_m: the
-  // row-stacked tiles with two columns per vector, blocks of tn_pair_rows
-  // rows, other lane sums (chosen by the call's shape, so a unit of rows
-  // takes the same tiles as the whole call).
+  // run_rows_tn_pairs: as run_rows_tn (its rule) for 3 to tn_pair_cols
+  // columns where m is at most one block of tn_pair_rows rows or at least
+  // tn_pair_min_m: the row-stacked tiles with two columns per vector, blocks
+  // of tn_pair_rows rows, other lane sums (chosen by the call's shape, so a
+  // unit of rows takes the same tiles as the whole call). Past tn_few_cols
+  // columns only with more than half a block of rows, from
+  // tn_pair_wide_min_k steps (and so from then on, not tn_min_k).
   RunT run_rows_tn_pairs = nullptr;
-  int tn_pair_rows = 0, tn_pair_min_m = 0;
+  int tn_pair_rows = 0, tn_pair_min_m = 0, tn_pair_cols = 0, tn_pair_wide_min_k = 0;
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.

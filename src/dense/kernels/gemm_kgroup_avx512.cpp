@@ -1183,8 +1183,17 @@ struct RPair {
     }
   }
 
+  // The last column of 5 on the 8 × 1 RGroup tile rather than a tile
+  // computing 4. Apart: with the RGroup tiles inlined into run GCC compiled
+  // its loop of whole tiles worse (sgemm TN 200×4×200 0.87×).
+  static __attribute__((noinline)) void one_column(int64_t k, T alpha, const T *a, int64_t lda, const T *b, T beta,
+                                                   T *c, int64_t ldc, int rows) {
+    using RG = RGroup<A, R>;
+    RG::template tile<1, true>(k, alpha, typename RG::Rows(a, lda, rows), b, 0, beta, c, ldc, rows, 1);
+  }
+
   // Blocks of 8 rows of op(A) (row i at a + i·lda), each over C's columns
-  // in tiles of 4, the last tile partial.
+  // in tiles of 4, the last tile partial (one column: one_column).
   static void run(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
                   int64_t m, int64_t n) {
     for (int64_t i = 0; i < m; i += R) {
@@ -1192,7 +1201,8 @@ struct RPair {
       const RowPointers<T, R> ap(a + i * lda, lda, rows);
       int64_t j = 0;
       for (; j + NC <= n; j += NC) tile<true>(k, alpha, ap, b + j * ldb, ldb, beta, c + i + j * ldc, ldc, rows, NC);
-      if (j < n) tile<false>(k, alpha, ap, b + j * ldb, ldb, beta, c + i + j * ldc, ldc, rows, int(n - j));
+      if (n - j == 1 && j > 0) one_column(k, alpha, a + i * lda, lda, b + j * ldb, beta, c + i + j * ldc, ldc, rows);
+      else if (j < n) tile<false>(k, alpha, ap, b + j * ldb, ldb, beta, c + i + j * ldc, ldc, rows, int(n - j));
     }
   }
 };
@@ -1343,6 +1353,17 @@ struct KGroupEntry {
 // 1.09, 16×4×500 1.07 / 1.08, 32×4×500 1.03 / 0.99; from 40 rows 0.70–0.99,
 // 8×4×2000 0.86 / 0.95).
 constexpr int kTnPairMinM = 40;
+// And 5 columns (the 8 × 4 and the 8 × 1 RGroup tile; the 4 × 4's blocks
+// computed a second tile of 4 for the fifth, of 2 in f64) with 5–8 rows or
+// from 40, from 48 (f32) / 40 (f64) steps — where the 4 × 4 took them
+// from 128 / 64 and the main tiles below. Zen 5, 1 thread, builds
+// alternating, speed ÷ before: sgemm TN 64×5×64 1.07–1.14, 200×5×200
+// 1.26–1.38, 1000×5×64 1.30, 40×5×48 1.30, 5×5×64 1.36; dgemm 1.12–1.14 /
+// 1.10–1.14 / 1.14–1.28 / 1.02, 8×5×48 1.30. Lost: f32 3–4 rows (one
+// 4-row block against 8: 3×5×128 0.73, 4×5×1000 0.62), f64 k = 32 (48 /
+// 64 rows 0.87–0.91). 6–8 columns on two tiles of pairs: 0.77–1.13 (sgemm
+// 200×8×200 0.77–0.90), not taken.
+constexpr int kTnPairCols = 5;
 
 const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,4x4}k16+8x4k8p+{1,2,4,8}x16r__avx512",
                                          8, kRowVecRows, 0, kNr, 32, 128, 16, 64, 16, 16, 48,
@@ -1352,7 +1373,8 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 12, 4, 48, 16,
                                          &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>(),
                                          RowVec<AF32, 1>::kKc,
-                                         &KGroupEntry<AF32>::run_rows_tn_pairs, RPair<AF32>::R, kTnPairMinM};
+                                         &KGroupEntry<AF32>::run_rows_tn_pairs, RPair<AF32>::R, kTnPairMinM,
+                                         kTnPairCols, 48};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+8x4k4p+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1, 32, 8, 0, 0,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
@@ -1361,6 +1383,7 @@ const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,
                                           &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 12, 4, 32, 8,
                                           &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>(),
                                           RowVec<AF64, 1>::kKc,
-                                          &KGroupEntry<AF64>::run_rows_tn_pairs, RPair<AF64>::R, kTnPairMinM};
+                                          &KGroupEntry<AF64>::run_rows_tn_pairs, RPair<AF64>::R, kTnPairMinM,
+                                          kTnPairCols, 40};
 
 }  // namespace tessera::dense::avx512
