@@ -692,10 +692,10 @@ double run_on_three(const ThreadHandles &hs, const Case &c, T alpha, T beta, uin
 // tiles in blocks of 8 rows, the last block on the 1-, 2- (f32), 4- or 8-row
 // tile; op(B) = N (<= 12 columns; f32 from 2 rows, f64 from 5):
 // the row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × tiles of 4
-// (3–4 columns with at most 8 rows or from 40: 8 × 4, two columns per vector,
+// (3–4 columns with at most 8 rows, from 40, or between with 5–8 rows in
+// the last block of 8 up to 128 steps: 8 × 4, two columns per vector,
 // chosen by the call's m, so 2 and 3 threads' units of rows take it too; 5
-// columns so with 5–8 rows or from 40, from f32 48, f64 40 steps, the fifth
-// on the 8 × 1). Every m
+// columns so from 5 rows and f32 48, f64 40 steps, the fifth on the 8 × 1). Every m
 // around those blocks, every n around the vectors and tiles (f32 16 / 48
 // columns, f64 8 / 24) and just past the limits, k around the step floors
 // (f32 128, f64 64; with one vector of columns, op(B) = T, f32 64, f64 32;

@@ -312,8 +312,10 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
     return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
   }
   const bool wide = n > kg->tn_few_cols;  // a tile of 4 columns and one more
+  const int64_t last_block = m % kg->tn_pair_rows;  // rows in a partial last block of pairs
   const bool pairs = kg->run_rows_tn_pairs && n >= 3 && n <= kg->tn_pair_cols &&
-                     (m <= kg->tn_pair_rows || m >= kg->tn_pair_min_m) &&
+                     (m <= kg->tn_pair_rows || m >= kg->tn_pair_min_m ||
+                      (k <= kg->tn_pair_mid_max_k && (last_block == 0 || 2 * last_block > kg->tn_pair_rows))) &&
                      (!wide || (2 * m > kg->tn_pair_rows && k >= kg->tn_pair_wide_min_k));
   const int64_t tn_min_k = n == 1 ? kg->tn_one_min_k
                            : !wide ? kg->tn_few_min_k

@@ -206,14 +206,16 @@ struct KGroupKernels {
   // this many steps each element's sum is one block, as the direct tiles'.
   int64_t row_vec_kc = 0;
   // run_rows_tn_pairs: as run_rows_tn (its rule) for 3 to tn_pair_cols
-  // columns where m is at most one block of tn_pair_rows rows or at least
-  // tn_pair_min_m: the row-stacked tiles with two columns per vector, blocks
-  // of tn_pair_rows rows, other lane sums (chosen by the call's shape, so a
-  // unit of rows takes the same tiles as the whole call). Past tn_few_cols
-  // columns only with more than half a block of rows, from
+  // columns where m is at most one block of tn_pair_rows rows, at least
+  // tn_pair_min_m, or between them with its last block more than half full
+  // at up to tn_pair_mid_max_k steps: the row-stacked tiles with two columns
+  // per vector, blocks of tn_pair_rows rows, other lane sums (chosen by the
+  // call's shape, so a unit of rows takes the same tiles as the whole call).
+  // Past tn_few_cols columns only with more than half a block of rows, from
   // tn_pair_wide_min_k steps (and so from then on, not tn_min_k).
   RunT run_rows_tn_pairs = nullptr;
   int tn_pair_rows = 0, tn_pair_min_m = 0, tn_pair_cols = 0, tn_pair_wide_min_k = 0;
+  int64_t tn_pair_mid_max_k = 0;
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.

@@ -1346,16 +1346,25 @@ struct KGroupEntry {
 
 }  // namespace
 
-// RPair (3–4 columns) from 40 rows, or one block of 8: with 9–32 rows the
+// RPair (3–4 columns) from 40 rows, or one block of 8: with 9–32 rows (but
+// for the rule below) the
 // 4 × 4 RGroup tile's 4-row blocks waste fewer rows and its loop does
 // fewer operations per FMA (Zen 5, 1 thread, builds alternating, RPair's
 // time ÷ the 4 × 4's: sgemm / dgemm TN 9×4×64 1.15 / 1.10, 12×4×64 1.12 /
 // 1.09, 16×4×500 1.07 / 1.08, 32×4×500 1.03 / 0.99; from 40 rows 0.70–0.99,
 // 8×4×2000 0.86 / 0.95).
 constexpr int kTnPairMinM = 40;
+// Between them, where the last block of 8 holds 5–8 rows, up to 128 steps:
+// the 4 × 4's fold is the larger share at small k (same method, speed ÷
+// the 4 × 4's, sgemm / dgemm TN 16×4×48 1.11 / 1.20, 24×4×48 1.12 / 1.20,
+// 32×4×64 1.10–1.15 / 1.16–1.17, 13×4×128 1.22 / 1.02, 16×3×64 1.15 /
+// 1.09, 21×3×100 1.10 / 1.06, 16×5×64 1.37 / 1.15; at 200 steps 0.93–1.13,
+// 16×4×300 0.99 / 0.88, 13×4×500 0.92 / 0.93; a last block of 1–4 rows:
+// 20×4×128 0.87 / 0.85, 12×4×64 0.92).
+constexpr int64_t kTnPairMidMaxK = 128;
 // And 5 columns (the 8 × 4 and the 8 × 1 RGroup tile; the 4 × 4's blocks
-// computed a second tile of 4 for the fifth, of 2 in f64) with 5–8 rows or
-// from 40, from 48 (f32) / 40 (f64) steps — where the 4 × 4 took them
+// computed a second tile of 4 for the fifth, of 2 in f64) with the rows as
+// for 3–4 but at least 5, from 48 (f32) / 40 (f64) steps — where the 4 × 4 took them
 // from 128 / 64 and the main tiles below. Zen 5, 1 thread, builds
 // alternating, speed ÷ before: sgemm TN 64×5×64 1.07–1.14, 200×5×200
 // 1.26–1.38, 1000×5×64 1.30, 40×5×48 1.30, 5×5×64 1.36; dgemm 1.12–1.14 /
@@ -1374,7 +1383,7 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>(),
                                          RowVec<AF32, 1>::kKc,
                                          &KGroupEntry<AF32>::run_rows_tn_pairs, RPair<AF32>::R, kTnPairMinM,
-                                         kTnPairCols, 48};
+                                         kTnPairCols, 48, kTnPairMidMaxK};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+8x4k4p+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1, 32, 8, 0, 0,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
@@ -1384,6 +1393,6 @@ const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,
                                           &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>(),
                                           RowVec<AF64, 1>::kKc,
                                           &KGroupEntry<AF64>::run_rows_tn_pairs, RPair<AF64>::R, kTnPairMinM,
-                                          kTnPairCols, 40};
+                                          kTnPairCols, 40, kTnPairMidMaxK};
 
 }  // namespace tessera::dense::avx512
