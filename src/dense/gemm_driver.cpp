@@ -820,12 +820,20 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
   const int64_t tail = alpha_zero ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B);
   if constexpr (!Complex) {
     const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
+    const bool one = !alpha_zero && k > 0 && under_two_threads<T>(h, double(m) * double(n) * double(k));
+    const InPlaceRows<T> ipr =
+        tail == 0 && !a_columns_in_place(A) ? kgroup_in_place<T, Complex>(h->arch, m, n, k, A, B) : InPlaceRows<T>{};
+    // A product the grouped tiles read in place, under one thread's flops:
+    // gemm_rows's first branch, taken here without asking the rule again
+    // (its two calls and gemm_rows's entry were ~10 % of dgemm TN 16×4×64).
+    if (ipr.run && one) {
+      ipr.run(k, alpha[0], A.p, ipr.lda, B.p, ipr.ldb, beta[0], C, ldc, m, n, n);
+      return TESSERA_STATUS_SUCCESS;
+    }
     // A k-grouped tail (none of the grouped tiles takes the whole product
     // then) that row_vec_tail takes: there too, op(A) = T included.
-    if ((tail == 0 ? a_columns_in_place(A) || !kgroup_in_place<T, Complex>(h->arch, m, n, k, A, B).run
-                   : tail == row_vec_tail(h, m, k, A, B)) &&
-        !alpha_zero && n > 2 && k > 0 && (!kg || m > std::max(kg->rows, kg->rows_cols)) &&
-        under_two_threads<T>(h, double(m) * double(n) * double(k)))
+    if ((tail == 0 ? !ipr.run : tail == row_vec_tail(h, m, k, A, B)) && one && n > 2 &&
+        (!kg || m > std::max(kg->rows, kg->rows_cols)))
       return direct_one_thread(h, static_cast<const GemmKernels<T> *>(nullptr), m, n, k, alpha, A, B, beta, C, ldc);
   }
   if (tail == 0) return gemm_rows<T, Complex>(h, m, n, k, alpha, A, B, beta, C, ldc);
