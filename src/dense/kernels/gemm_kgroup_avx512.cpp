@@ -279,6 +279,22 @@ struct Chunk {
       return _mm512_mask_broadcastq_epi64(v, lanes, x);
     }
   }
+  // As put, from memory no store of the product touches (op(A) packed): a
+  // partial chunk of 16 or 32 bytes one element-masked load, not put's
+  // pieces — no store to forward from, and put's branches over the byte
+  // count were ~14 % of sgemm 5×64×64 (its op(A) columns 20 bytes).
+  template <int Q>
+  static inline __attribute__((always_inline)) __m512i put_ro(__m512i v, const T *p, int m) {
+    const auto lanes = __mmask8(((1u << L) - 1u) << (Q * L));
+    if constexpr (CB == 32) {
+      return _mm512_mask_broadcast_i64x4(v, lanes, load(p, m));
+    } else if constexpr (CB == 16) {
+      return _mm512_mask_broadcast_i64x2(
+          v, lanes, m == N ? _mm_loadu_si128(reinterpret_cast<const __m128i *>(p)) : A::load128(p, m));
+    } else {
+      return put<Q>(v, p, m);
+    }
+  }
   // Chunk Q of v: its first m elements to p.
   template <int Q>
   static inline __attribute__((always_inline)) void get(T *p, __m512i v, int m) {
@@ -459,7 +475,7 @@ struct KGroup {
         __m512i v = _mm512_setzero_si512();
         unroll<G>([&](auto q) __attribute__((always_inline)) {
           const int64_t l = s * G + q;
-          if (l < k) v = Col::template put<q>(v, a + l * cs, int(m));
+          if (l < k) v = Col::template put_ro<q>(v, a + l * cs, int(m));
         });
         v = A::permute(v, [](int e) { return (e % G) * H + e / G; });
         _mm512_storeu_si512(ap + s * W, v);
