@@ -311,16 +311,20 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
     if (!takes) return {};
     return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
   }
-  const bool wide = n > kg->tn_few_cols;  // a tile of 4 columns and one more
+  // The tiles of pairs (3 to tn_pair_cols columns): by m (and k between
+  // the row floors), past tn_few_cols columns only with more than half a
+  // block of rows; their k floor past tn_few_cols columns tn_pair_wide_min_k
+  // for one column more, tn_min_k beyond.
+  const bool wide = n > kg->tn_few_cols;
   const int64_t last_block = m % kg->tn_pair_rows;  // rows in a partial last block of pairs
   const bool pairs = kg->run_rows_tn_pairs && n >= 3 && n <= kg->tn_pair_cols &&
                      (m <= kg->tn_pair_rows || m >= kg->tn_pair_min_m ||
                       (k <= kg->tn_pair_mid_max_k && (last_block == 0 || 2 * last_block > kg->tn_pair_rows))) &&
-                     (!wide || (2 * m > kg->tn_pair_rows && k >= kg->tn_pair_wide_min_k));
-  const int64_t tn_min_k = n == 1 ? kg->tn_one_min_k
-                           : !wide ? kg->tn_few_min_k
-                           : pairs ? kg->tn_pair_wide_min_k
-                                   : kg->tn_min_k;
+                     (!wide || 2 * m > kg->tn_pair_rows);
+  const int64_t tn_min_k = n == 1                              ? kg->tn_one_min_k
+                           : !wide                             ? kg->tn_few_min_k
+                           : pairs && n == kg->tn_few_cols + 1 ? kg->tn_pair_wide_min_k
+                                                               : kg->tn_min_k;
   if (B.rs != 1 || n > kg->tn_cols || k < tn_min_k || m < kg->tn_min_m) return {};
   if (pairs) return {kg->run_rows_tn_pairs, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
   return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs, A.rs};

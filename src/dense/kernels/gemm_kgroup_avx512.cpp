@@ -1199,17 +1199,18 @@ struct RPair {
     }
   }
 
-  // The last column of 5 on the 8 × 1 RGroup tile rather than a tile
-  // computing 4. Apart: with the RGroup tiles inlined into run GCC compiled
-  // its loop of whole tiles worse (sgemm TN 200×4×200 0.87×).
-  static __attribute__((noinline)) void one_column(int64_t k, T alpha, const T *a, int64_t lda, const T *b, T beta,
-                                                   T *c, int64_t ldc, int rows) {
+  // The last 1–2 columns (NC2) on the 8 × 1 / 8 × 2 RGroup tile rather than
+  // a tile computing 4. Apart: with the RGroup tiles inlined into run GCC
+  // compiled its loop of whole tiles worse (sgemm TN 200×4×200 0.87×).
+  template <int NC2>
+  static __attribute__((noinline)) void few_columns(int64_t k, T alpha, const T *a, int64_t lda, const T *b,
+                                                    int64_t ldb, T beta, T *c, int64_t ldc, int rows) {
     using RG = RGroup<A, R>;
-    RG::template tile<1, true>(k, alpha, typename RG::Rows(a, lda, rows), b, 0, beta, c, ldc, rows, 1);
+    RG::template tile<NC2, true>(k, alpha, typename RG::Rows(a, lda, rows), b, ldb, beta, c, ldc, rows, NC2);
   }
 
   // Blocks of 8 rows of op(A) (row i at a + i·lda), each over C's columns
-  // in tiles of 4, the last tile partial (one column: one_column).
+  // in tiles of 4, the last tile partial (1–2 columns: few_columns).
   static void run(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
                   int64_t m, int64_t n) {
     for (int64_t i = 0; i < m; i += R) {
@@ -1217,8 +1218,11 @@ struct RPair {
       const RowPointers<T, R> ap(a + i * lda, lda, rows);
       int64_t j = 0;
       for (; j + NC <= n; j += NC) tile<true>(k, alpha, ap, b + j * ldb, ldb, beta, c + i + j * ldc, ldc, rows, NC);
-      if (n - j == 1 && j > 0) one_column(k, alpha, a + i * lda, lda, b + j * ldb, beta, c + i + j * ldc, ldc, rows);
-      else if (j < n) tile<false>(k, alpha, ap, b + j * ldb, ldb, beta, c + i + j * ldc, ldc, rows, int(n - j));
+      const T *bj = b + j * ldb;
+      T *cj = c + i + j * ldc;
+      if (n - j == 1 && j > 0) few_columns<1>(k, alpha, a + i * lda, lda, bj, ldb, beta, cj, ldc, rows);
+      else if (n - j == 2 && j > 0) few_columns<2>(k, alpha, a + i * lda, lda, bj, ldb, beta, cj, ldc, rows);
+      else if (j < n) tile<false>(k, alpha, ap, bj, ldb, beta, cj, ldc, rows, int(n - j));
     }
   }
 };
@@ -1378,17 +1382,23 @@ constexpr int kTnPairMinM = 40;
 // 16×4×300 0.99 / 0.88, 13×4×500 0.92 / 0.93; a last block of 1–4 rows:
 // 20×4×128 0.87 / 0.85, 12×4×64 0.92).
 constexpr int64_t kTnPairMidMaxK = 128;
-// And 5 columns (the 8 × 4 and the 8 × 1 RGroup tile; the 4 × 4's blocks
-// computed a second tile of 4 for the fifth, of 2 in f64) with the rows as
-// for 3–4 but at least 5, from 48 (f32) / 40 (f64) steps — where the 4 × 4 took them
-// from 128 / 64 and the main tiles below. Zen 5, 1 thread, builds
-// alternating, speed ÷ before: sgemm TN 64×5×64 1.07–1.14, 200×5×200
-// 1.26–1.38, 1000×5×64 1.30, 40×5×48 1.30, 5×5×64 1.36; dgemm 1.12–1.14 /
-// 1.10–1.14 / 1.14–1.28 / 1.02, 8×5×48 1.30. Lost: f32 3–4 rows (one
-// 4-row block against 8: 3×5×128 0.73, 4×5×1000 0.62), f64 k = 32 (48 /
-// 64 rows 0.87–0.91). 6–8 columns on two tiles of pairs: 0.77–1.13 (sgemm
-// 200×8×200 0.77–0.90), not taken.
-constexpr int kTnPairCols = 5;
+// And more columns (tn_pair_cols: f32 6, f64 8) with the rows as for 3–4
+// but at least 5: tiles of 4, the last 1–2 columns on the 8 × 1 / 8 × 2
+// RGroup tile (few_columns) — the 4 × 4's blocks computed a whole second
+// tile for them. 5 columns from 48 (f32) / 40 (f64) steps (the 4 × 4 took
+// them from 128 / 64, the main tiles below), more from 128 / 64. Zen 5, 1
+// thread, builds alternating, speed ÷ before: sgemm TN 64×5×64 1.07–1.14,
+// 200×5×200 1.26–1.38, 1000×5×64 1.30, 40×5×48 1.30, 5×5×64 1.36,
+// 64×6×128 1.23, 200×6×200 1.28, 1000×6×128 1.28, 100×6×300 1.16, 8×6×100
+// 1.46; dgemm 64×5×64 1.12–1.14, 200×5×200 1.10–1.14, 1000×5×64 1.14–1.28,
+// 8×5×48 1.30, 64×6×64 1.15, 64×7×64 1.10, 64×8×64 1.10, 64×8×100 1.03,
+// 1000×8×200 1.08, 100×8×1000 1.09, 200×7×200 / 200×8×200 0.98–1.00. Lost:
+// f32 3–4 rows (one 4-row block against 8: 3×5×128 0.73, 4×5×1000 0.62),
+// f64 5 columns at k = 32 (48 / 64 rows 0.87–0.91), f32 6 columns below
+// 128 steps (64×6×64 0.96), f32 7–8 columns at 128 steps (64×8×128 0.94,
+// 100×7×128 0.97; 1.03–1.10 from 300). With the last columns' tiles
+// inlined into RPair::run its loop of whole tiles ran slower (sgemm TN
+// 200×4×200 0.87×, 200×8×200 0.77–0.90×).
 
 const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,4x4}k16+8x4k8p+{1,2,4,8}x16r__avx512",
                                          8, kRowVecRows, 0, kNr, 32, 128, 16, 64, 16, 16, 48,
@@ -1399,7 +1409,7 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>(),
                                          RowVec<AF32, 1>::kKc,
                                          &KGroupEntry<AF32>::run_rows_tn_pairs, RPair<AF32>::R, kTnPairMinM,
-                                         kTnPairCols, 48, kTnPairMidMaxK};
+                                         6, 48, kTnPairMidMaxK};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+8x4k4p+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1, 32, 8, 0, 0,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
@@ -1409,6 +1419,6 @@ const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,
                                           &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>(),
                                           RowVec<AF64, 1>::kKc,
                                           &KGroupEntry<AF64>::run_rows_tn_pairs, RPair<AF64>::R, kTnPairMinM,
-                                          kTnPairCols, 40, kTnPairMidMaxK};
+                                          8, 40, kTnPairMidMaxK};
 
 }  // namespace tessera::dense::avx512
