@@ -695,8 +695,8 @@ double run_on_three(const ThreadHandles &hs, const Case &c, T alpha, T beta, uin
 // (3–4 columns with at most 8 rows, from 40, or between with 5–8 rows in
 // the last block of 8 up to 128 steps: 8 × 4, two columns per vector,
 // chosen by the call's m, so 2 and 3 threads' units of rows take it too;
-// from 5 rows 5 columns from f32 48, f64 40 steps, f32 6, f64 6–10 from 128
-// / 64, the last 1–2 columns on the 8 × 1 / 8 × 2). Every m
+// from 5 rows 5 columns from f32 48, f64 40 steps, f32 6 columns from 128,
+// the last 1–2 columns on the 8 × 1 / 8 × 2). Every m
 // around those blocks, every n around the vectors and tiles (f32 16 / 48
 // columns, f64 8 / 24) and just past the limits, k around the step floors
 // (f32 128, f64 64; with one vector of columns, op(B) = T, f32 64, f64 32;

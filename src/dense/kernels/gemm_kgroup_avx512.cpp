@@ -1382,26 +1382,26 @@ constexpr int kTnPairMinM = 40;
 // 16×4×300 0.99 / 0.88, 13×4×500 0.92 / 0.93; a last block of 1–4 rows:
 // 20×4×128 0.87 / 0.85, 12×4×64 0.92).
 constexpr int64_t kTnPairMidMaxK = 128;
-// And more columns (tn_pair_cols: f32 6, f64 10) with the rows as for 3–4
+// And more columns (tn_pair_cols: f32 6, f64 5) with the rows as for 3–4
 // but at least 5: tiles of 4, the last 1–2 columns on the 8 × 1 / 8 × 2
 // RGroup tile (few_columns) — the 4 × 4's blocks computed a whole second
 // tile for them. 5 columns from 48 (f32) / 40 (f64) steps (the 4 × 4 took
-// them from 128 / 64, the main tiles below), more from 128 / 64. Zen 5, 1
-// thread, builds alternating, speed ÷ before: sgemm TN 64×5×64 1.07–1.14,
-// 200×5×200 1.26–1.38, 1000×5×64 1.30, 40×5×48 1.30, 5×5×64 1.36,
-// 64×6×128 1.23, 200×6×200 1.28, 1000×6×128 1.28, 100×6×300 1.16, 8×6×100
-// 1.46; dgemm 64×5×64 1.12–1.14, 200×5×200 1.10–1.14, 1000×5×64 1.14–1.28,
-// 8×5×48 1.30, 64×6×64 1.15, 64×7×64 1.10, 64×8×64 1.10, 64×8×100 1.03,
-// 1000×8×200 1.08, 100×8×1000 1.09, 200×7×200 / 200×8×200 0.98–1.00,
-// 64×9×64 1.13, 40×9×100 1.07, 200×9×200 1.03, 64×10×64 1.05, 200×10×200
-// 1.02; 11–12 columns 0.94–0.95 at 200×n×200 (1.06–1.11 at k = 64, 1000),
-// not taken. Lost:
-// f32 3–4 rows (one 4-row block against 8: 3×5×128 0.73, 4×5×1000 0.62),
-// f64 5 columns at k = 32 (48 / 64 rows 0.87–0.91), f32 6 columns below
-// 128 steps (64×6×64 0.96), f32 7–8 columns at 128 steps (64×8×128 0.94,
-// 100×7×128 0.97; 1.03–1.10 from 300). With the last columns' tiles
-// inlined into RPair::run its loop of whole tiles ran slower (sgemm TN
-// 200×4×200 0.87×, 200×8×200 0.77–0.90×).
+// them from 128 / 64, the main tiles below), 6 from 128. Zen 5, 1 thread,
+// builds alternating, speed ÷ before, operands 64-byte aligned | 16 bytes
+// off a line (malloc's): sgemm TN 64×5×64 0.95–0.97 | 1.04–1.14, 100×5×64
+// 1.38 | 1.39, 200×5×200 1.24 | 1.26–1.43, 1000×5×64 1.21 | 1.15–1.30,
+// 8×5×48 1.31 | 1.12–1.20, 5×5×64 1.43 | 1.36, 64×6×128 1.26 | 1.08–1.23,
+// 200×6×200 1.33 | 1.28–1.34; dgemm 64×5×64 1.01–1.04 | 1.12–1.14,
+// 200×5×200 1.02 | 1.10–1.15, 1000×5×64 1.07 | 1.14–1.28, 200×5×48 1.37,
+// 8×5×48 1.47 | 1.30–1.34. Lost: f32 3–4 rows (one 4-row block against
+// 8: 3×5×128 0.73, 4×5×1000 0.62), f64 5 columns at k = 32 (48 / 64 rows
+// 0.87–0.91), f32 6 columns below 128 steps (64×6×64 0.96), f32 7–8 at
+// 128 steps (64×8×128 0.94, 100×7×128 0.97). f64 6–10 columns gained off
+// a line (1.02–1.15) but lost aligned (64×6×128 0.95–0.97, 200×6×200 0.98,
+// 64×8×64 0.88–0.92, 200×8×200 0.84, 64×10×64 0.89): the 4 × 4's 64-byte
+// loads split across lines there, the tiles of pairs' 32-byte ones half
+// as often. With the last columns' tiles inlined into RPair::run its loop
+// of whole tiles ran slower (sgemm TN 200×4×200 0.87×, 200×8×200 0.77–0.90×).
 
 const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,4x4}k16+8x4k8p+{1,2,4,8}x16r__avx512",
                                          8, kRowVecRows, 0, kNr, 32, 128, 16, 64, 16, 16, 48,
@@ -1422,6 +1422,6 @@ const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,
                                           &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>(),
                                           RowVec<AF64, 1>::kKc,
                                           &KGroupEntry<AF64>::run_rows_tn_pairs, RPair<AF64>::R, kTnPairMinM,
-                                          10, 40, kTnPairMidMaxK};
+                                          5, 40, kTnPairMidMaxK};
 
 }  // namespace tessera::dense::avx512
