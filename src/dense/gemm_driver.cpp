@@ -272,9 +272,10 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    tiles): dgemm TN 8×1×2000 3.6×, 200×4×128 1.7×, 32×8×2000 2.0×,
 //    8×12×2000 1.33× the main tiles; sgemm 8×1×2000 6.2× (the few-row tiles
 //    then packed op(A) element by element), 32×8×2000 1.43×; from 16
-//    columns at k = 2000 0.7–0.98×. 3–5 columns on the tiles of pairs
-//    where the kernel table says (tn_pair_*; 5 columns from its own floor,
-//    f32 48, f64 40 steps: the numbers at kTnPairCols).
+//    columns at k = 2000 0.7–0.98×. 3 to tn_pair_cols columns (f32 6, f64
+//    5) on the tiles of pairs where the kernel table says (tn_pair_*; one
+//    column past tn_few_cols from its own floor, f32 48, f64 40 steps: the
+//    numbers beside the AVX-512 table, gemm_kgroup_avx512.cpp).
 // And where op(A)'s columns are contiguous (op N), op(B)'s rows (op T) and
 // the few-row tiles take the product (m within kgroup_use's rows) on a
 // row-vector tile that reads no row past m (cols_n_rows: 1, 2 (f32), 4–8 rows): those

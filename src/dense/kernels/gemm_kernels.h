@@ -211,8 +211,9 @@ struct KGroupKernels {
   // at up to tn_pair_mid_max_k steps: the row-stacked tiles with two columns
   // per vector, blocks of tn_pair_rows rows, other lane sums (chosen by the
   // call's shape, so a unit of rows takes the same tiles as the whole call).
-  // Past tn_few_cols columns only with more than half a block of rows, from
-  // tn_pair_wide_min_k steps (and so from then on, not tn_min_k).
+  // Past tn_few_cols columns only with more than half a block of rows; one
+  // column more from tn_pair_wide_min_k steps (not tn_min_k), more from
+  // tn_min_k.
   RunT run_rows_tn_pairs = nullptr;
   int tn_pair_rows = 0, tn_pair_min_m = 0, tn_pair_cols = 0, tn_pair_wide_min_k = 0;
   int64_t tn_pair_mid_max_k = 0;
