@@ -287,14 +287,9 @@ struct Chunk {
   template <int Q>
   static inline __attribute__((always_inline)) __m512i put_ro(__m512i v, const T *p, int m) {
     const auto lanes = __mmask8(((1u << L) - 1u) << (Q * L));
-    if constexpr (CB == 32) {
-      return _mm512_mask_broadcast_i64x4(v, lanes, load(p, m));
-    } else if constexpr (CB == 16) {
-      return _mm512_mask_broadcast_i64x2(
-          v, lanes, m == N ? _mm_loadu_si128(reinterpret_cast<const __m128i *>(p)) : A::load128(p, m));
-    } else {
-      return put<Q>(v, p, m);
-    }
+    if constexpr (CB == 32) return _mm512_mask_broadcast_i64x4(v, lanes, load(p, m));
+    else if constexpr (CB == 16) return _mm512_mask_broadcast_i64x2(v, lanes, load(p, m));
+    else return put<Q>(v, p, m);
   }
   // Chunk Q of v: its first m elements to p.
   template <int Q>
@@ -327,12 +322,13 @@ struct Chunk {
       else _mm_storeu_si32(p, y);
     }
   }
-  // The first m (<= N) elements at p, zero above, as one 32-byte chunk:
-  // unmasked when whole, element-masked otherwise (a partial group of B or
-  // op(A), nothing read past it).
-  static inline __attribute__((always_inline)) __m256i load(const T *p, int m = N) {
-    static_assert(CB == 32, "32-byte chunks");
-    return m == N ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)) : A::load256(p, m);
+  // The first m (<= N) elements at p, zero above, as one 16- or 32-byte
+  // chunk: unmasked when whole, element-masked otherwise (a partial group
+  // of B or op(A), nothing read past it).
+  static inline __attribute__((always_inline)) auto load(const T *p, int m = N) {
+    static_assert(CB == 16 || CB == 32, "16- or 32-byte chunks");
+    if constexpr (CB == 32) return m == N ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)) : A::load256(p, m);
+    else return m == N ? _mm_loadu_si128(reinterpret_cast<const __m128i *>(p)) : A::load128(p, m);
   }
   // All G = 64 / CB chunk copies of the N elements at p (the first m of them,
   // zero above: a last group shorter than G).
@@ -340,8 +336,7 @@ struct Chunk {
     if constexpr (CB == 32) {
       return _mm512_maskz_broadcast_i64x4(__mmask8(0xFF), load(p, m));
     } else if constexpr (CB == 16) {
-      return _mm512_maskz_broadcast_i64x2(__mmask8(0xFF),
-                                          m == N ? _mm_loadu_si128(reinterpret_cast<const __m128i *>(p)) : A::load128(p, m));
+      return _mm512_maskz_broadcast_i64x2(__mmask8(0xFF), load(p, m));
     } else {
       if (m < N) return _mm512_maskz_broadcastq_epi64(__mmask8(0xFF), _mm_loadu_si32(p));  // f32, one element
       int64_t x;
@@ -1144,8 +1139,8 @@ struct RGroup {
 // group of H steps 8 loads of op(A), 4 of B and 16 FMAs, as the 4 × 4
 // RGroup tile per W steps, but each fold sums half as many lanes per
 // element of C (fold_pairs: f32 22 operations for 16 elements against
-// fold_lanes's 45) and a block is 8 rows instead of 4. Columns >= n alias column n - 1 and rows >= m row
-// m - 1 (read, never stored).
+// fold_lanes's 45) and a block is 8 rows instead of 4. Columns >= n alias
+// column n - 1 and rows >= m row m - 1 (read, never stored).
 template <class A>
 struct RPair {
   using T = typename A::T;
@@ -1221,8 +1216,8 @@ struct RPair {
       for (; j + NC <= n; j += NC) tile<true>(k, alpha, ap, b + j * ldb, ldb, beta, c + i + j * ldc, ldc, rows, NC);
       const T *bj = b + j * ldb;
       T *cj = c + i + j * ldc;
-      if (n - j == 1 && j > 0) few_columns<1>(k, alpha, a + i * lda, lda, bj, ldb, beta, cj, ldc, rows);
-      else if (n - j == 2 && j > 0) few_columns<2>(k, alpha, a + i * lda, lda, bj, ldb, beta, cj, ldc, rows);
+      if (n - j == 1) few_columns<1>(k, alpha, a + i * lda, lda, bj, ldb, beta, cj, ldc, rows);
+      else if (n - j == 2) few_columns<2>(k, alpha, a + i * lda, lda, bj, ldb, beta, cj, ldc, rows);
       else if (j < n) tile<false>(k, alpha, ap, bj, ldb, beta, cj, ldc, rows, int(n - j));
     }
   }
@@ -1369,8 +1364,7 @@ struct KGroupEntry {
 
 // RPair (3–4 columns) from 40 rows, or one block of 8: with 9–32 rows
 // (but for the rule below) the 4 × 4 RGroup tile's 4-row blocks waste
-// fewer rows and its loop does
-// fewer operations per FMA (Zen 5, 1 thread, builds alternating, RPair's
+// fewer rows and its loop does fewer operations per FMA (Zen 5, 1 thread, builds alternating, RPair's
 // time ÷ the 4 × 4's: sgemm / dgemm TN 9×4×64 1.15 / 1.10, 12×4×64 1.12 /
 // 1.09, 16×4×500 1.07 / 1.08, 32×4×500 1.03 / 0.99; from 40 rows 0.70–0.99,
 // 8×4×2000 0.86 / 0.95).
