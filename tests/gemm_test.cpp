@@ -690,9 +690,10 @@ double run_on_three(const ThreadHandles &hs, const Case &c, T alpha, T beta, uin
 // 64; f32 with 9–12 rows any number from 16, from 16 steps, with 17–24 from
 // 32, from 48 steps): the row-vector
 // tiles in blocks of 8 rows, the last block on the 1-, 2- (f32), 4- or 8-row
-// tile; op(B) = N (<= 12 columns; f32 from 2 rows, f64 from 5):
+// tile; op(B) = N (<= 12 columns, from 2 rows; with at most 8 rows from 16
+// steps, past 4 columns with 5–8 rows from 32):
 // the row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × tiles of 4
-// (3–4 columns with at most 8 rows, from 40, or between with 5–8 rows in
+// (3–4 columns with 5–8 rows, from 40, or between with 5–8 rows in
 // the last block of 8 up to 128 steps: 8 × 4, two columns per vector,
 // chosen by the call's m, so 2 and 3 threads' units of rows take it too;
 // from 5 rows 5 columns from f32 48, f64 40 steps, f32 6 columns from 128,
@@ -715,7 +716,7 @@ void rows_t_sweep(uint64_t seed) {
     double worst = 0;
     int cases = 0;
     for (tblasOperation_t tb : {TBLAS_OP_T, TBLAS_OP_N})
-      for (int64_t m : {1, 2, 3, 5, 8, 9, 12, 16, 17, 23, 39, 40, 41})
+      for (int64_t m : {1, 2, 3, 4, 5, 6, 8, 9, 12, 16, 17, 23, 39, 40, 41})
         for (int64_t n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 15, 16, 17, 24, 25, 31, 32, 33, 48, 49, 64, 65})
           for (int64_t k : {7, 8, 15, 16, 31, 32, 39, 40, 47, 48, 63, 64, 65, 127, 128, 300}) {
             if (k == 300 && (m + n) % 4 != 1) continue;  // a few long ones
@@ -723,12 +724,17 @@ void rows_t_sweep(uint64_t seed) {
             // The one-column floors for op(B) = N (f32 16, f64 8), and 2
             // columns beside them; op(B) = T with 9–12 rows from 16 steps
             // (f32: the row-vector tiles at any n from 16).
-            if (k < 31 && !(tb == TBLAS_OP_N ? n <= 2 : (m == 9 || m == 12) && k >= 15 && n == 16)) continue;
+            // op(B) = N with at most 8 rows from 16 steps (f32 from 2 rows).
+            const bool few_rows_n = tb == TBLAS_OP_N && m <= 8 && k >= 15;
+            if (k < 31 && !few_rows_n &&
+                !(tb == TBLAS_OP_N ? n <= 2 : (m == 9 || m == 12) && k >= 15 && n == 16))
+              continue;
             if (tb == TBLAS_OP_N ? n > 13 : k == 65) continue;
             // f64's one-vector floor (32) for op(B) = T; the few-column
             // floors (f64 32, f32 48) for op(B) = N, 4 columns and one past.
             const bool f32_rows_17_24 = (m == 17 || m == 23) && n == 33 && (k == 47 || k == 48);  // their floor
-            if (k < 63 && !f32_rows_17_24 && (tb == TBLAS_OP_N ? n > 5 : n > 16 || k == 47 || k == 48)) continue;
+            if (k < 63 && !f32_rows_17_24 && !few_rows_n && (tb == TBLAS_OP_N ? n > 5 : n > 16 || k == 47 || k == 48))
+              continue;
             const Case c{t, tb, m, n, k, (m + k) % 3, (n + k) % 2, m % 2};
             const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
             const std::string what = std::string(tesseraGetArchString(arch)) + " T" + op_name(tb) +

@@ -268,8 +268,9 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    1000×1×16 / 16×1×16 1.46 / 2.22 / 1.33 / 1.71×, dgemm 100×1×16 /
 //    1000×1×16 / 8×1×24 1.64 / 2.19 / 2.17×; f32 k = 8 and f64 k < 8 lost
 //    at m = 1000, 0.83–0.99×) and tn_min_m rows
-//    (f32 2: one row has its own tile; f64 5: 1–4 rows lost 0.81–0.96× against the k-grouped
-//    tiles): dgemm TN 8×1×2000 3.6×, 200×4×128 1.7×, 32×8×2000 2.0×,
+//    (2: one row has its own tile; f64 took 5 until session 53 — its 2–4
+//    rows' measurements beside the AVX-512 table, with the few-row floor
+//    tn_few_rows_min_k): dgemm TN 8×1×2000 3.6×, 200×4×128 1.7×, 32×8×2000 2.0×,
 //    8×12×2000 1.33× the main tiles; sgemm 8×1×2000 6.2× (the few-row tiles
 //    then packed op(A) element by element), 32×8×2000 1.43×; from 16
 //    columns at k = 2000 0.7–0.98×. 3 to tn_pair_cols columns (f32 6, f64
@@ -313,20 +314,22 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
     return {kg->run_rows_t, kg->rows_cols, kg->nr, B.rs, A.rs};
   }
   // The tiles of pairs (3 to tn_pair_cols columns): by m (and k between
-  // the row floors), past tn_few_cols columns only with more than half a
-  // block of rows; their k floor past tn_few_cols columns tn_pair_wide_min_k
-  // for one column more, tn_min_k beyond.
+  // the row floors), with more than half a block of rows; their k floor
+  // past tn_few_cols columns tn_pair_wide_min_k for one column more,
+  // tn_min_k beyond. Otherwise up to tn_few_rows rows from their own floor.
   const bool wide = n > kg->tn_few_cols;
   const int64_t last_block = m % kg->tn_pair_rows;  // rows in a partial last block of pairs
   const bool pairs = kg->run_rows_tn_pairs && n >= 3 && n <= kg->tn_pair_cols &&
                      (m <= kg->tn_pair_rows || m >= kg->tn_pair_min_m ||
                       (k <= kg->tn_pair_mid_max_k && (last_block == 0 || 2 * last_block > kg->tn_pair_rows))) &&
-                     (!wide || 2 * m > kg->tn_pair_rows);
+                     2 * m > kg->tn_pair_rows;
   const int64_t tn_min_k = n == 1                              ? kg->tn_one_min_k
                            : !wide                             ? kg->tn_few_min_k
                            : pairs && n == kg->tn_few_cols + 1 ? kg->tn_pair_wide_min_k
                                                                : kg->tn_min_k;
-  if (B.rs != 1 || n > kg->tn_cols || k < tn_min_k || m < kg->tn_min_m) return {};
+  const bool few_rows = !pairs && m <= kg->tn_few_rows && k >= kg->tn_few_rows_min_k &&
+                        (!wide || 2 * m <= kg->tn_few_rows || k >= 2 * kg->tn_few_rows_min_k);
+  if (B.rs != 1 || n > kg->tn_cols || (k < tn_min_k && !few_rows) || m < kg->tn_min_m) return {};
   if (pairs) return {kg->run_rows_tn_pairs, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
   return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
 }

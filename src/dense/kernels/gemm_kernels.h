@@ -217,6 +217,12 @@ struct KGroupKernels {
   RunT run_rows_tn_pairs = nullptr;
   int tn_pair_rows = 0, tn_pair_min_m = 0, tn_pair_cols = 0, tn_pair_wide_min_k = 0;
   int64_t tn_pair_mid_max_k = 0;
+  // run_rows_tn below the k floors above for tn_min_m to tn_few_rows rows
+  // (not the tiles of pairs): from tn_few_rows_min_k steps, past
+  // tn_few_cols columns with more than half of tn_few_rows rows from twice
+  // that.
+  int tn_few_rows = 0;
+  int64_t tn_few_rows_min_k = 0;
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.

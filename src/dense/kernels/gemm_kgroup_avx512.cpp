@@ -1362,7 +1362,7 @@ struct KGroupEntry {
 
 }  // namespace
 
-// RPair (3–4 columns) from 40 rows, or one block of 8: with 9–32 rows
+// RPair (3–4 columns) from 40 rows, or one block of 5–8: with 9–32 rows
 // (but for the rule below) the 4 × 4 RGroup tile's 4-row blocks waste
 // fewer rows and its loop does fewer operations per FMA (Zen 5, 1 thread, builds alternating, RPair's
 // time ÷ the 4 × 4's: sgemm / dgemm TN 9×4×64 1.15 / 1.10, 12×4×64 1.12 /
@@ -1398,6 +1398,22 @@ constexpr int64_t kTnPairMidMaxK = 128;
 // as often. With the last columns' tiles inlined into RPair::run its loop
 // of whole tiles ran slower (sgemm TN 200×4×200 0.87×, 200×8×200 0.77–0.90×).
 
+// Few rows (tn_min_m to 8) below the k floors: the row-stacked tiles in
+// place from 16 steps (past 4 columns with 5–8 rows from 32), where the
+// few-row tiles packed op(A) first (a quarter of dgemm TN 4×4×64) —
+// OpenBLAS's small TN kernel is this 4 × 4 of k-grouped sums. And f64's
+// 2–4 rows (tn_min_m 2, as f32) on them at the floors above instead of
+// packed; 1–4 rows off the tiles of pairs (whose 8-row blocks computed
+// twice the rows: dgemm TN 4×4×256 275 → 107 ns). Zen 5, 1 thread, pinned,
+// builds alternating in one process, speed ÷ before over m 2–8 × n 2–12 ×
+// k 16–1000: f64 2–4 rows geomean 1.51 (1.07–3.06: 4×4×64 1.95, 4×4×1000
+// 3.06, 2×4×64 1.53, 4×12×32 1.40), 6–8 rows 1.03 (6×8×32 1.24, 8×2×16
+// 1.74); f32 2–4 rows 1.27 (0.95–2.15: 4×4×64 1.45, 2×12×64 1.79), 6–8
+// rows 1.08 (0.94–1.61). f64 one row lost on them past 4 columns (1×8×256
+// 0.82, 3 of 4 rows computed for nothing), so tn_min_m stays 2.
+constexpr int kTnFewRows = 8;
+constexpr int64_t kTnFewRowsMinK = 16;
+
 const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,4x4}k16+8x4k8p+{1,2,4,8}x16r__avx512",
                                          8, kRowVecRows, 0, kNr, 32, 128, 16, 64, 16, 16, 48,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
@@ -1407,16 +1423,16 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>(),
                                          RowVec<AF32, 1>::kKc,
                                          &KGroupEntry<AF32>::run_rows_tn_pairs, RPair<AF32>::R, kTnPairMinM,
-                                         6, 48, kTnPairMidMaxK};
+                                         6, 48, kTnPairMidMaxK, kTnFewRows, kTnFewRowsMinK};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+8x4k4p+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1, 32, 8, 0, 0,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
                                           &KGroupEntry<AF64>::run_rows_t,
-                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 5, 12, 4, 32, 8,
+                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 2, 12, 4, 32, 8,
                                           &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>(),
                                           RowVec<AF64, 1>::kKc,
                                           &KGroupEntry<AF64>::run_rows_tn_pairs, RPair<AF64>::R, kTnPairMinM,
-                                          5, 40, kTnPairMidMaxK};
+                                          5, 40, kTnPairMidMaxK, kTnFewRows, kTnFewRowsMinK};
 
 }  // namespace tessera::dense::avx512
