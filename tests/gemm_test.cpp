@@ -690,8 +690,9 @@ double run_on_three(const ThreadHandles &hs, const Case &c, T alpha, T beta, uin
 // 64; f32 with 9–12 rows any number from 16, from 16 steps, with 17–24 from
 // 32, from 48 steps): the row-vector
 // tiles in blocks of 8 rows, the last block on the 1-, 2- (f32), 4- or 8-row
-// tile; op(B) = N (<= 12 columns, from 2 rows; with at most 8 rows from 16
-// steps, past 4 columns with 5–8 rows from 32):
+// tile; op(B) = N (<= 12 columns; with at most 8 rows from 16 steps, past 4
+// columns with 5–8 rows from 32; 1, 2 or 1–4 rows with 1–2 columns on
+// blocks of their height):
 // the row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × tiles of 4
 // (3–4 columns with 5–8 rows, from 40, or between with 5–8 rows in
 // the last block of 8 up to 128 steps: 8 × 4, two columns per vector,
@@ -755,6 +756,20 @@ void rows_t_sweep(uint64_t seed) {
             special_mismatches<T>(hs.h[0].h, t, tb, m, n, k, alpha, A, k, B, ldb, beta, C0, &bad);
             EXPECT_EQ(bad, 0) << "special values: " << what;
           }
+    // op(B) = N split over 2 and 3 threads in units of 8 rows whose last
+    // holds 1–4 rows: that unit runs the tiles for its rows (1-row, 2-row
+    // or 4-row blocks), one thread the tiles for the call's — the same bits.
+    const int64_t split[][3] = {{9, 1, 240001}, {12, 2, 100001}, {10, 4, 60001}, {17, 2, 60003}, {11, 3, 60001}};
+    for (const auto &d : split) {
+      const Case c{t, TBLAS_OP_N, d[0], d[1], d[2], 1, 0, 1};
+      const std::string what = std::string(tesseraGetArchString(arch)) + " TN m=" + std::to_string(d[0]) +
+                               " n=" + std::to_string(d[1]) + " k=" + std::to_string(d[2]);
+      worst = std::max(worst, run_on_three<T>(hs, c, tt::random_value<T>(rng), tt::random_value<T>(rng), rng(), what));
+      ++cases;
+      int used = 0;
+      ASSERT_EQ(tblasGetLastThreads(hs.h[2].h, &used), TESSERA_STATUS_SUCCESS);
+      if (arch == TESSERA_ARCH_AVX512) EXPECT_GT(used, 1) << what << ": not split";  // the grouped tiles' units
+    }
     std::printf("[ worst ratio ] %s %s: %.3f over %d cases\n", tesseraGetArchString(arch), tt::type_name<T>(), worst,
                 cases);
   }

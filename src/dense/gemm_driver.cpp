@@ -268,9 +268,9 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    1000×1×16 / 16×1×16 1.46 / 2.22 / 1.33 / 1.71×, dgemm 100×1×16 /
 //    1000×1×16 / 8×1×24 1.64 / 2.19 / 2.17×; f32 k = 8 and f64 k < 8 lost
 //    at m = 1000, 0.83–0.99×) and tn_min_m rows
-//    (2: one row has its own tile; f64 took 5 until session 53 — its 2–4
-//    rows' measurements beside the AVX-512 table, with the few-row floor
-//    tn_few_rows_min_k): dgemm TN 8×1×2000 3.6×, 200×4×128 1.7×, 32×8×2000 2.0×,
+//    (1; f32 took 2 and f64 5 until session 53 — the measurements beside
+//    the AVX-512 table, with the few-row floor tn_few_rows_min_k): dgemm TN
+//    8×1×2000 3.6×, 200×4×128 1.7×, 32×8×2000 2.0×,
 //    8×12×2000 1.33× the main tiles; sgemm 8×1×2000 6.2× (the few-row tiles
 //    then packed op(A) element by element), 32×8×2000 1.43×; from 16
 //    columns at k = 2000 0.7–0.98×. 3 to tn_pair_cols columns (f32 6, f64

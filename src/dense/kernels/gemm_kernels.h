@@ -162,8 +162,10 @@ struct GemmKernels {
 //     tiles (its k blocking by n_all likewise).
 //   run_rows_tn: as run_rows_t with op(B) as run reads it (contiguous
 //     columns): the row-stacked tiles on blocks of 8 rows (n_all <= 2) or 4
-//     (tiles of 4 columns), op(A)'s rows read in place, lane sums folded as
-//     run's row-stacked tiles fold them, k unblocked.
+//     (tiles of 4 columns) — 1 row, 2, or at most 4 with n_all <= 2, on
+//     blocks of their height — op(A)'s rows read in place, lane sums folded
+//     as run's row-stacked tiles fold them (each row's alike whatever the
+//     block), k unblocked.
 template <typename T>
 struct KGroupKernels {
   using Pack = void (*)(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap);

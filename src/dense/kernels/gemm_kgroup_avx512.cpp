@@ -977,7 +977,8 @@ static_assert(cols_n_rows<AF64>() >> 1 & 1u, "a compile-time mask; one row's til
 // (fold_lanes, W / R columns' R rows to a vector), so a tile's sums differ
 // from KGroup's in order: the shape alone picks the tile. R = 4 (f64's 3–4
 // rows, packed; TN's blocks of rows in place) and 1 (f32's one row), 8
-// (TN's blocks of rows with 1–2 columns, in place).
+// (TN's blocks of rows with 1–2 columns, in place); in place also 1 and 2
+// (TN with one or two rows).
 template <class A, int R>
 struct RGroup {
   using T = typename A::T;
@@ -1341,12 +1342,30 @@ struct KGroupEntry {
       // 1.18×, 100×4×100 1.11, 2 columns 1.03–1.11) but for f64's 4 × 4 and
       // 8 × 1 tiles: GCC then kept the 4 × 4's accumulators on the stack
       // (dgemm TN 100×4×100 / 200×4×200 0.93 / 0.85×).
-      if constexpr (A::W == 16 || NC == 2) RG::template walk_block<NC>(k, alpha, ap, b, ldb, beta, c + i, ldc, rows, n);
+      if constexpr (A::W == 16 || (NC == 2 && R == 8)) RG::template walk_block<NC>(k, alpha, ap, b, ldb, beta, c + i, ldc, rows, n);
       else RG::template run_block<NC>(k, alpha, ap, b, ldb, beta, c + i, ldc, rows, n);
     }
   }
   static void run_rows_tn(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
                           int64_t ldc, int64_t m, int64_t n, int64_t n_all) {
+    // At most 4 rows (the whole call, or the last unit of rows of one) on
+    // blocks no taller than they need: the 8- and 4-row blocks computed
+    // their aliased rows too (sgemm TN 1×2×1000 16 columns' FMAs for 2).
+    // Each row's sums are its own vectors, folded alike whatever R, so a
+    // row gets the same bits on any of these tiles — given the same column
+    // count for one and two columns (the 2-column tile shifts its last
+    // partial group of steps, the others pad it: n_all alone chooses).
+    if (m == 1) {
+      if (n_all == 1) return rows_tn<1, 1>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
+      if (n_all == 2) return rows_tn<1, 2>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
+      if (n_all <= 4) return rows_tn<1, 4>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
+      return rows_tn<1, 8>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
+    }
+    if (m <= 4 && n_all <= 2) {
+      if (n_all == 1) return rows_tn<4, 1>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
+      return rows_tn<4, 2>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
+    }
+    if (m == 2) return rows_tn<2, 4>(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
     // One column: 8 FMA chains (the 4-cycle latency × 2 pipes), 8 loads of
     // op(A) and one of B per group of W steps, where the 2-column tile
     // computed the column twice (its second aliasing the first).
@@ -1409,8 +1428,16 @@ constexpr int64_t kTnPairMidMaxK = 128;
 // k 16–1000: f64 2–4 rows geomean 1.51 (1.07–3.06: 4×4×64 1.95, 4×4×1000
 // 3.06, 2×4×64 1.53, 4×12×32 1.40), 6–8 rows 1.03 (6×8×32 1.24, 8×2×16
 // 1.74); f32 2–4 rows 1.27 (0.95–2.15: 4×4×64 1.45, 2×12×64 1.79), 6–8
-// rows 1.08 (0.94–1.61). f64 one row lost on them past 4 columns (1×8×256
-// 0.82, 3 of 4 rows computed for nothing), so tn_min_m stays 2.
+// rows 1.08 (0.94–1.61). One row (tn_min_m 1) and 2–4 rows with 1–2
+// columns then on blocks of their own height (run_rows_tn), where 4- and
+// 8-row blocks (f32's one row: the packed 1 × 16) computed rows or columns
+// for nothing (f64 1×8×256 0.82 on the 4 × 4). Both changes, same method
+// over m 1–8 × n 1–12 × k 16–1000 (300 shapes): geomean 1.48 (0.93–6.35);
+// f64 one row 1.92 (1×2×1000 3.3), 2–4 rows 2.07 (2×2×1000 1.7, 4×4×1000
+// 3.1), 6–8 rows 1.03; f32 one row 1.94 (1×2×1000 4.1), 2–4 rows 1.40, 6–8
+// rows 1.07 (unchanged tiles: 0.93–1.07 run to run). Against OpenBLAS in
+// the same runs geomean 1.04 (0.55–3.43; at k = 16 2.1–2.3, at 32–256
+// 0.80–0.88: ~20 ns more fixed cost per call).
 constexpr int kTnFewRows = 8;
 constexpr int64_t kTnFewRowsMinK = 16;
 
@@ -1419,7 +1446,7 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
                                          &KGroupEntry<AF32>::run_rows_t,
-                                         &KGroupEntry<AF32>::run_rows_tn, 12, 128, 2, 12, 4, 48, 16,
+                                         &KGroupEntry<AF32>::run_rows_tn, 12, 128, 1, 12, 4, 48, 16,
                                          &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>(),
                                          RowVec<AF32, 1>::kKc,
                                          &KGroupEntry<AF32>::run_rows_tn_pairs, RPair<AF32>::R, kTnPairMinM,
@@ -1429,7 +1456,7 @@ const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
                                           &KGroupEntry<AF64>::run_rows_t,
-                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 2, 12, 4, 32, 8,
+                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 1, 12, 4, 32, 8,
                                           &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>(),
                                           RowVec<AF64, 1>::kKc,
                                           &KGroupEntry<AF64>::run_rows_tn_pairs, RPair<AF64>::R, kTnPairMinM,
