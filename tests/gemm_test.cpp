@@ -725,7 +725,7 @@ void rows_t_sweep(uint64_t seed) {
             // The one-column floors for op(B) = N (f32 16, f64 8), and 2
             // columns beside them; op(B) = T with 9–12 rows from 16 steps
             // (f32: the row-vector tiles at any n from 16).
-            // op(B) = N with at most 8 rows from 16 steps (f32 from 2 rows).
+            // op(B) = N with at most 8 rows from 16 steps.
             const bool few_rows_n = tb == TBLAS_OP_N && m <= 8 && k >= 15;
             if (k < 31 && !few_rows_n &&
                 !(tb == TBLAS_OP_N ? n <= 2 : (m == 9 || m == 12) && k >= 15 && n == 16))

@@ -1386,8 +1386,12 @@ struct KGroupEntry {
       // 1.18×, 100×4×100 1.11, 2 columns 1.03–1.11) but for f64's 4 × 4 and
       // 8 × 1 tiles: GCC then kept the 4 × 4's accumulators on the stack
       // (dgemm TN 100×4×100 / 200×4×200 0.93 / 0.85×).
-      if constexpr (A::W == 16 || (NC == 2 && R == 8)) RG::template walk_block<NC>(k, alpha, ap, b, ldb, beta, c + i, ldc, rows, n);
-      else RG::template run_block<NC>(k, alpha, ap, b, ldb, beta, c + i, ldc, rows, n);
+      // (f64's 4 × 2 out of line too: inlined, GCC kept an accumulator on
+      // the stack, dgemm TN 2×2×1000 555 ns against 190.)
+      if constexpr (A::W == 16 || (NC == 2 && R == 8))
+        RG::template walk_block<NC>(k, alpha, ap, b, ldb, beta, c + i, ldc, rows, n);
+      else
+        RG::template run_block<NC>(k, alpha, ap, b, ldb, beta, c + i, ldc, rows, n);
     }
   }
   static void run_rows_tn(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
@@ -1465,8 +1469,8 @@ constexpr int64_t kTnPairMidMaxK = 128;
 // place from 16 steps (past 4 columns with 5–8 rows from 32), where the
 // few-row tiles packed op(A) first (a quarter of dgemm TN 4×4×64) —
 // OpenBLAS's small TN kernel is this 4 × 4 of k-grouped sums. And f64's
-// 2–4 rows (tn_min_m 2, as f32) on them at the floors above instead of
-// packed; 1–4 rows off the tiles of pairs (whose 8-row blocks computed
+// 2–4 rows on them at the floors above instead of packed (tn_min_m had
+// been 5); 1–4 rows off the tiles of pairs (whose 8-row blocks computed
 // twice the rows: dgemm TN 4×4×256 275 → 107 ns). Zen 5, 1 thread, pinned,
 // builds alternating in one process, speed ÷ before over m 2–8 × n 2–12 ×
 // k 16–1000: f64 2–4 rows geomean 1.51 (1.07–3.06: 4×4×64 1.95, 4×4×1000
