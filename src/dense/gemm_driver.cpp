@@ -267,9 +267,10 @@ void choose_units(Level3Plan<T> &p, int threads, double flops) {
 //    1 thread, against the build before, sgemm TN 100×1×16 / 100×1×40 /
 //    1000×1×16 / 16×1×16 1.46 / 2.22 / 1.33 / 1.71×, dgemm 100×1×16 /
 //    1000×1×16 / 8×1×24 1.64 / 2.19 / 2.17×; f32 k = 8 and f64 k < 8 lost
-//    at m = 1000, 0.83–0.99×) and tn_min_m rows
-//    (1; f32 took 2 and f64 5 until session 53 — the measurements beside
-//    the AVX-512 table, with the few-row floor tn_few_rows_min_k): dgemm TN
+//    at m = 1000, 0.83–0.99×) and any number of rows
+//    (f32 from 2 and f64 from 5 until session 53, when 1-, 2- and 4-row
+//    blocks came — the measurements beside the AVX-512 table, with the
+//    few-row floor tn_few_rows_min_k): dgemm TN
 //    8×1×2000 3.6×, 200×4×128 1.7×, 32×8×2000 2.0×,
 //    8×12×2000 1.33× the main tiles; sgemm 8×1×2000 6.2× (the few-row tiles
 //    then packed op(A) element by element), 32×8×2000 1.43×; from 16
@@ -329,7 +330,7 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
                                                                : kg->tn_min_k;
   const bool few_rows = !pairs && m <= kg->tn_few_rows && k >= kg->tn_few_rows_min_k &&
                         (!wide || 2 * m <= kg->tn_few_rows || k >= 2 * kg->tn_few_rows_min_k);
-  if (B.rs != 1 || n > kg->tn_cols || (k < tn_min_k && !few_rows) || m < kg->tn_min_m) return {};
+  if (B.rs != 1 || n > kg->tn_cols || (k < tn_min_k && !few_rows)) return {};
   if (pairs) return {kg->run_rows_tn_pairs, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
   return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
 }

@@ -193,12 +193,12 @@ struct KGroupKernels {
   RunT run_rows_t;
   // op(A)'s rows contiguous, op(B)'s columns (TN), at most tn_cols columns,
   // from tn_min_k steps (tn_few_min_k with at most tn_few_cols columns,
-  // tn_one_min_k with one) and tn_min_m rows: run_rows_tn.
+  // tn_one_min_k with one), any number of rows: run_rows_tn.
   RunT run_rows_tn;
   // tn_nr: columns per unit of work (12: all of them, so threads split rows
   // and each reads its own rows of op(A) once; 4-column units read all of
   // op(A) on each thread — dgemm TN 1000×8×2000 2T 1.66× faster by rows).
-  int tn_cols, tn_min_k, tn_min_m, tn_nr, tn_few_cols, tn_few_min_k, tn_one_min_k;
+  int tn_cols, tn_min_k, tn_nr, tn_few_cols, tn_few_min_k, tn_one_min_k;
   // run_cols's row-vector tiles with op(A)'s columns (op N) read in place
   // (A(i, l) at a[i + l*lda]) instead of packed: m rows with bit m of
   // cols_n_rows set (those whose tile reads no row past m); the same sums.
@@ -219,7 +219,7 @@ struct KGroupKernels {
   RunT run_rows_tn_pairs = nullptr;
   int tn_pair_rows = 0, tn_pair_min_m = 0, tn_pair_cols = 0, tn_pair_wide_min_k = 0;
   int64_t tn_pair_mid_max_k = 0;
-  // run_rows_tn below the k floors above for tn_min_m to tn_few_rows rows
+  // run_rows_tn below the k floors above for at most tn_few_rows rows
   // (not the tiles of pairs): from tn_few_rows_min_k steps, past
   // tn_few_cols columns with more than half of tn_few_rows rows from twice
   // that.

@@ -1091,9 +1091,9 @@ struct RGroup {
   // Group s holds R vectors: row r's k-steps s·W .. s·W + W - 1 (zeros
   // past k and in rows >= m).
   static void pack_a(int64_t m, int64_t k, const T *a, int64_t rs, int64_t cs, T *ap) {
-    const int64_t steps = (k + W - 1) / W;
     if constexpr (W == 8 && R == 4)
       if (rs == 1 && cs != 1) return pack_columns(m, k, a, cs, ap);
+    const int64_t steps = (k + W - 1) / W;
     for (int64_t s = 0; s < steps; ++s)
       for (int r = 0; r < R; ++r) {
         T *v = ap + (s * R + r) * W;
@@ -1166,7 +1166,7 @@ struct RGroup {
       if (rest <= CPV) return tile<CPV, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
     // f64's packed 4 × 6 with 3–4 columns left: a tile of 4, not 6 with two
     // aliased (dgemm NN 4×4×256 computed 6 columns for 4).
-    if constexpr (NC > 4 && CPV < 4 && 4 % CPV == 0)
+    if constexpr (NC > 4 && CPV < 4)
       if (rest <= 4) return tile<4, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
     tile<NC, false>(k, alpha, ap, b, ldb, beta, c, ldc, m, rest);
   }
@@ -1477,18 +1477,18 @@ constexpr int64_t kTnPairMidMaxK = 128;
 // as often. With the last columns' tiles inlined into RPair::run its loop
 // of whole tiles ran slower (sgemm TN 200×4×200 0.87×, 200×8×200 0.77–0.90×).
 
-// Few rows (tn_min_m to 8) below the k floors: the row-stacked tiles in
+// Few rows (at most 8) below the k floors: the row-stacked tiles in
 // place from 16 steps (past 4 columns with 5–8 rows from 32), where the
 // few-row tiles packed op(A) first (a quarter of dgemm TN 4×4×64) —
 // OpenBLAS's small TN kernel is this 4 × 4 of k-grouped sums. And f64's
-// 2–4 rows on them at the floors above instead of packed (tn_min_m had
-// been 5); 1–4 rows off the tiles of pairs (whose 8-row blocks computed
+// 2–4 rows on them at the floors above instead of packed (the table's row
+// floor was f32 2, f64 5); 1–4 rows off the tiles of pairs (whose 8-row blocks computed
 // twice the rows: dgemm TN 4×4×256 275 → 107 ns). Zen 5, 1 thread, pinned,
 // builds alternating in one process, speed ÷ before over m 2–8 × n 2–12 ×
 // k 16–1000: f64 2–4 rows geomean 1.51 (1.07–3.06: 4×4×64 1.95, 4×4×1000
 // 3.06, 2×4×64 1.53, 4×12×32 1.40), 6–8 rows 1.03 (6×8×32 1.24, 8×2×16
 // 1.74); f32 2–4 rows 1.27 (0.95–2.15: 4×4×64 1.45, 2×12×64 1.79), 6–8
-// rows 1.08 (0.94–1.61). One row (tn_min_m 1) and 2–4 rows with 1–2
+// rows 1.08 (0.94–1.61). One row (no row floor since) and 2–4 rows with 1–2
 // columns then on blocks of their own height (run_rows_tn), where 4- and
 // 8-row blocks (f32's one row: the packed 1 × 16) computed rows or columns
 // for nothing (f64 1×8×256 0.82 on the 4 × 4). Both changes, same method
@@ -1506,7 +1506,7 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
                                          &KGroupEntry<AF32>::run_rows_t,
-                                         &KGroupEntry<AF32>::run_rows_tn, 12, 128, 1, 12, 4, 48, 16,
+                                         &KGroupEntry<AF32>::run_rows_tn, 12, 128, 12, 4, 48, 16,
                                          &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>(),
                                          RowVec<AF32, 1>::kKc,
                                          &KGroupEntry<AF32>::run_rows_tn_pairs, RPair<AF32>::R, kTnPairMinM,
@@ -1516,7 +1516,7 @@ const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
                                           &KGroupEntry<AF64>::run_rows_t,
-                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 1, 12, 4, 32, 8,
+                                          &KGroupEntry<AF64>::run_rows_tn, 12, 64, 12, 4, 32, 8,
                                           &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>(),
                                           RowVec<AF64, 1>::kKc,
                                           &KGroupEntry<AF64>::run_rows_tn_pairs, RPair<AF64>::R, kTnPairMinM,
