@@ -24,6 +24,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -58,6 +59,7 @@ struct AF32 {
   static constexpr int W = 16;
   static vec zero() { return _mm512_setzero_ps(); }
   static vec set1(T x) { return _mm512_set1_ps(x); }
+  static vec add(vec a, vec b) { return _mm512_add_ps(a, b); }
   static vec mul(vec a, vec b) { return _mm512_mul_ps(a, b); }
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_ps(a, b, c); }
   // a·b + c in the lanes set in `lanes`, c in the others.
@@ -146,6 +148,7 @@ struct AF64 {
   static constexpr int W = 8;
   static vec zero() { return _mm512_setzero_pd(); }
   static vec set1(T x) { return _mm512_set1_pd(x); }
+  static vec add(vec a, vec b) { return _mm512_add_pd(a, b); }
   static vec mul(vec a, vec b) { return _mm512_mul_pd(a, b); }
   static vec fmadd(vec a, vec b, vec c) { return _mm512_fmadd_pd(a, b, c); }
   static vec fmadd_lanes(vec a, vec b, vec c, unsigned lanes) {
@@ -762,7 +765,7 @@ struct RowVec {
       for (int v = 0; v < NA; ++v) std::memcpy(&out[v * W], &acc[0][v], sizeof(vec));
       for (int j = 0; j < cols; ++j) {
         T *cj = c + j * ldc;
-        *cj = beta == T(0) ? out[j] * alpha : __builtin_fma(*cj, beta, out[j] * alpha);
+        *cj = beta == T(0) ? out[j] * alpha : std::fma(*cj, beta, out[j] * alpha);
       }
       return;
     }
@@ -920,6 +923,97 @@ struct RowVec {
   static void run_rows(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc,
                        int m, int64_t n) {
     run_block(k, alpha, Rows(a, lda, m), b, ldb, beta, c, ldc, m, n);
+  }
+};
+
+// One or two rows of C as the whole product, op(B) = T, at most two
+// vectors of columns: RowVec's tile for them keeps one FMA chain per row
+// and vector, so its k loop waits on the FMA's latency (~4 cycles, 1.15 ns
+// a step at 1–2 chains; OpenBLAS's kernel too: dgemm NT 1×8×1000 1.2 µs
+// for both, f64's two rows on the column-grouped tile 1.7). Here step l
+// goes to partial sum l % S, S = 8 / (M·NA) chains per element (2 FMAs a
+// cycle × 4 cycles in flight; 16 read no faster), added at the end in a
+// fixed tree — other sums than the main tiles', so gemm_execute takes
+// these only where the call itself has this shape (never a tail of a
+// taller product, never a unit of a split one). op(A)(i, l) from Src::at,
+// one broadcast per row and step (folded into the FMA: the same speed as
+// a register broadcast); B's row l one vector load, masked past n.
+// Write-back as RowVec's one row: alpha·sum, then + beta·C in one
+// rounding, element by element. Zen 5, 1 thread, pinned, old / new
+// alternating in one process, speed ÷ before over NT / TT × 1–2 rows ×
+// 2–2W columns × k 17–1000 (180 shapes): geomean 2.23 (0.96–3.61; 1×8×256
+// 3.5), against OpenBLAS 1.88 (0.93–3.36). Where two vectors of B's rows
+// stream from L2 (f64 16 / f32 32 columns at k = 1000: 128 KiB) both
+// are bound by it (0.93–1.14× OpenBLAS).
+template <class A, int M, int NA>
+struct RowSplit {
+  using T = typename A::T;
+  using vec = typename A::vec;
+  static constexpr int W = A::W, S = 8 / (M * NA);
+  static_assert(M * NA <= 4 && S * M * NA == 8, "8 chains");
+
+  struct Cols {  // op(A)'s columns contiguous (op N; or one row): A(i, l) at p[l·ld + i]
+    const T *p;
+    int64_t ld;
+    T at(int i, int64_t l) const { return p[l * ld + i]; }
+  };
+  struct Rows : RowPointers<T, M> {  // op(A)'s rows contiguous (op T)
+    using RowPointers<T, M>::RowPointers;
+    T at(int i, int64_t l) const { return this->r[i][l]; }
+  };
+
+  template <class Src>
+  static void run(int64_t k, T alpha, const Src a, const T *__restrict b, int64_t ldb, T beta, T *c, int64_t ldc,
+                  int n) {
+    vec acc[S][M][NA];
+    unroll<S>([&](auto s) __attribute__((always_inline)) {
+      unroll<M>([&](auto i) __attribute__((always_inline)) {
+        unroll<NA>([&](auto v) __attribute__((always_inline)) { acc[s][i][v] = A::zero(); });
+      });
+    });
+    const int last = n - (NA - 1) * W;  // columns in the last vector, 1..W
+    const auto step = [&](auto s, int64_t l) __attribute__((always_inline)) {
+      const T *br = b + l * ldb;
+      vec bv[NA];
+      unroll<NA>([&](auto v) __attribute__((always_inline)) {
+        // (The last vector masked even when whole: unmasked, GCC folded its
+        // load into each row's FMA and broadcast op(A) apart, 4 loads a step
+        // for 3, 0.76–0.90×.)
+        bv[v] = A::cast(v + 1 < NA ? _mm512_loadu_si512(br + v * W) : A::load512(br + v * W, last));
+      });
+      unroll<M>([&](auto i) __attribute__((always_inline)) {
+        const vec av = A::set1(a.at(i, l));
+        unroll<NA>([&](auto v) __attribute__((always_inline)) { acc[s][i][v] = A::fmadd(av, bv[v], acc[s][i][v]); });
+      });
+    };
+    int64_t l = 0;
+    for (; l + S <= k; l += S) unroll<S>([&](auto s) __attribute__((always_inline)) { step(s, l + s); });
+    unroll<S>([&](auto s) __attribute__((always_inline)) {
+      if (l + s < k) step(s, l + s);
+    });
+    // Partial sums w apart added, w = S/2, S/4, .., 1: ((0+4)+(2+6))+((1+5)+(3+7)) for S = 8.
+    unroll<3>([&](auto h) __attribute__((always_inline)) {
+      constexpr int w = S >> (h + 1);
+      unroll<w>([&](auto s) __attribute__((always_inline)) {
+        unroll<M>([&](auto i) __attribute__((always_inline)) {
+          unroll<NA>([&](auto v) __attribute__((always_inline)) {
+            acc[s][i][v] = A::add(acc[s][i][v], acc[s + w][i][v]);
+          });
+        });
+      });
+    });
+    alignas(64) T out[M][NA * W];
+    unroll<M>([&](auto i) __attribute__((always_inline)) {
+      unroll<NA>([&](auto v) __attribute__((always_inline)) {
+        std::memcpy(&out[i][v * W], &acc[0][i][v], sizeof(vec));
+      });
+    });
+    for (int j = 0; j < n; ++j) {
+      T *cj = c + j * ldc;
+#pragma GCC unroll 2
+      for (int i = 0; i < M; ++i)
+        cj[i] = beta == T(0) ? out[i][j] * alpha : std::fma(cj[i], beta, out[i][j] * alpha);
+    }
   }
 };
 
@@ -1437,6 +1531,31 @@ struct KGroupEntry {
                                 int64_t ldc, int64_t m, int64_t n, int64_t) {
     RPair<A>::run(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
   }
+  // The whole call's 1–2 rows and 1–2 vectors of columns, op(B) = T: the
+  // split-chain tiles (RowSplit), op(A)'s columns (or its one row) read
+  // in place at lda per step (run_split_cols) or its rows at lda per row
+  // (run_split_rows).
+  template <class F>
+  static void by_split(int64_t m, int64_t n, F f) {
+    using one = std::integral_constant<int, 1>;
+    using two = std::integral_constant<int, 2>;
+    if (m == 1) return n > A::W ? f(one{}, two{}) : f(one{}, one{});
+    n > A::W ? f(two{}, two{}) : f(two{}, one{});
+  }
+  static void run_split_cols(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
+                             int64_t ldc, int64_t m, int64_t n, int64_t) {
+    by_split(m, n, [&](auto rows, auto nv) {
+      using RS = RowSplit<A, rows, nv>;
+      RS::run(k, alpha, typename RS::Cols{a, lda}, b, ldb, beta, c, ldc, int(n));
+    });
+  }
+  static void run_split_rows(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
+                             int64_t ldc, int64_t m, int64_t n, int64_t) {
+    by_split(m, n, [&](auto rows, auto nv) {
+      using RS = RowSplit<A, rows, nv>;
+      RS::run(k, alpha, typename RS::Rows(a, lda, int(m)), b, ldb, beta, c, ldc, int(n));
+    });
+  }
 };
 
 }  // namespace
@@ -1501,6 +1620,13 @@ constexpr int64_t kTnPairMidMaxK = 128;
 constexpr int kTnFewRows = 8;
 constexpr int64_t kTnFewRowsMinK = 16;
 
+// The split-chain tiles (RowSplit) for calls of 1–2 rows and up to two
+// vectors of columns with op(B) = T, from 17 steps (below, the tiny kernel
+// for up to 12 columns; the other tiles beside it, so that every product
+// of up to 16 steps keeps the main tiles' bits).
+constexpr int kSplitRows = 2;
+constexpr int64_t kSplitMinK = 17;
+
 const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,4x4}k16+8x4k8p+{1,2,4,8}x16r__avx512",
                                          8, kRowVecRows, 0, kNr, 32, 128, 16, 64, 16, 16, 48,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
@@ -1510,7 +1636,9 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::run_cols_n, cols_n_rows<AF32>(),
                                          RowVec<AF32, 1>::kKc,
                                          &KGroupEntry<AF32>::run_rows_tn_pairs, RPair<AF32>::R, kTnPairMinM,
-                                         6, 48, kTnPairMidMaxK, kTnFewRows, kTnFewRowsMinK};
+                                         6, 48, kTnPairMidMaxK, kTnFewRows, kTnFewRowsMinK,
+                                         &KGroupEntry<AF32>::run_split_cols, &KGroupEntry<AF32>::run_split_rows,
+                                         kSplitRows, 2 * AF32::W, kSplitMinK};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+8x4k4p+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1, 32, 8, 0, 0,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
@@ -1520,6 +1648,8 @@ const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,
                                           &KGroupEntry<AF64>::run_cols_n, cols_n_rows<AF64>(),
                                           RowVec<AF64, 1>::kKc,
                                           &KGroupEntry<AF64>::run_rows_tn_pairs, RPair<AF64>::R, kTnPairMinM,
-                                          5, 40, kTnPairMidMaxK, kTnFewRows, kTnFewRowsMinK};
+                                          5, 40, kTnPairMidMaxK, kTnFewRows, kTnFewRowsMinK,
+                                          &KGroupEntry<AF64>::run_split_cols, &KGroupEntry<AF64>::run_split_rows,
+                                          kSplitRows, 2 * AF64::W, kSplitMinK};
 
 }  // namespace tessera::dense::avx512
