@@ -944,13 +944,17 @@ struct RowVec {
 // 2–2W columns × k 17–1000 (180 shapes): geomean 2.23 (0.96–3.61; 1×8×256
 // 3.5), against OpenBLAS 1.88 (0.93–3.36). Where two vectors of B's rows
 // stream from L2 (f64 16 / f32 32 columns at k = 1000: 128 KiB) both
-// are bound by it (0.93–1.14× OpenBLAS).
+// are bound by it (0.93–1.14× OpenBLAS). 3–4 rows with one vector (RowVec's
+// 4-row tile: 4 chains; 3 rows on it waited on more than latency, dgemm NT
+// 3×8×1000 2.1 µs), same method, 112 shapes: 3 rows 2.03× (1.44–2.75),
+// 4 rows 1.39× (1.14–1.80; a broadcast per row and step sets their pace
+// now), against OpenBLAS 2.52× / 1.36× (all ≥ 1.08).
 template <class A, int M, int NA>
 struct RowSplit {
   using T = typename A::T;
   using vec = typename A::vec;
-  static constexpr int W = A::W, S = 8 / (M * NA);
-  static_assert(M * NA <= 4 && S * M * NA == 8, "8 chains");
+  static constexpr int W = A::W, S = 8 / ((M == 3 ? 4 : M) * NA);  // 3 rows: 6 chains
+  static_assert(M * NA <= 4 && S >= 2, "at least two chains per element");
 
   struct Cols {  // op(A)'s columns contiguous (op N; or one row): A(i, l) at p[l·ld + i]
     const T *p;
@@ -1531,7 +1535,7 @@ struct KGroupEntry {
                                 int64_t ldc, int64_t m, int64_t n, int64_t) {
     RPair<A>::run(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
   }
-  // The whole call's 1–2 rows and 1–2 vectors of columns, op(B) = T: the
+  // The whole call's 1–2 rows and 1–2 vectors of columns or 3–4 rows and one, op(B) = T: the
   // split-chain tiles (RowSplit), op(A)'s columns (or its one row) read
   // in place at lda per step (run_split_cols) or its rows at lda per row
   // (run_split_rows).
@@ -1539,6 +1543,8 @@ struct KGroupEntry {
   static void by_split(int64_t m, int64_t n, F f) {
     using one = std::integral_constant<int, 1>;
     using two = std::integral_constant<int, 2>;
+    if (m == 3) return f(std::integral_constant<int, 3>{}, one{});  // one vector of columns
+    if (m == 4) return f(std::integral_constant<int, 4>{}, one{});
     if (m == 1) return n > A::W ? f(one{}, two{}) : f(one{}, one{});
     n > A::W ? f(two{}, two{}) : f(two{}, one{});
   }
@@ -1621,10 +1627,10 @@ constexpr int kTnFewRows = 8;
 constexpr int64_t kTnFewRowsMinK = 16;
 
 // The split-chain tiles (RowSplit) for calls of 1–2 rows and up to two
-// vectors of columns with op(B) = T, from 17 steps (below, the tiny kernel
+// vectors of columns, or 3–4 rows and one, with op(B) = T, from 17 steps (below, the tiny kernel
 // for up to 12 columns; the other tiles beside it, so that every product
 // of up to 16 steps keeps the main tiles' bits).
-constexpr int kSplitRows = 2;
+constexpr int kSplitRows = 4, kSplitWideRows = 2;
 constexpr int64_t kSplitMinK = 17;
 
 const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,4x4}k16+8x4k8p+{1,2,4,8}x16r__avx512",
@@ -1638,7 +1644,7 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::run_rows_tn_pairs, RPair<AF32>::R, kTnPairMinM,
                                          6, 48, kTnPairMidMaxK, kTnFewRows, kTnFewRowsMinK,
                                          &KGroupEntry<AF32>::run_split_cols, &KGroupEntry<AF32>::run_split_rows,
-                                         kSplitRows, 2 * AF32::W, kSplitMinK};
+                                         kSplitRows, 2 * AF32::W, kSplitMinK, kSplitWideRows};
 const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+8x4k4p+{1,4,8}x8r__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1, 32, 8, 0, 0,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
@@ -1650,6 +1656,6 @@ const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,
                                           &KGroupEntry<AF64>::run_rows_tn_pairs, RPair<AF64>::R, kTnPairMinM,
                                           5, 40, kTnPairMidMaxK, kTnFewRows, kTnFewRowsMinK,
                                           &KGroupEntry<AF64>::run_split_cols, &KGroupEntry<AF64>::run_split_rows,
-                                          kSplitRows, 2 * AF64::W, kSplitMinK};
+                                          kSplitRows, 2 * AF64::W, kSplitMinK, kSplitWideRows};
 
 }  // namespace tessera::dense::avx512
