@@ -584,11 +584,12 @@ void kgroup_sweep(uint64_t seed) {
               const auto bi = [&](int64_t l, int64_t j) { return size_t(tb == TBLAS_OP_N ? l + j * k : j + l * n); };
               V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * n), rng);
               // The main tiles' bits with op(B) = T up to k = 256 — but for
-              // the split-chain tiles' calls (AVX-512, 1–2 rows and at most
-              // two vectors of columns or 3–4 rows and one, from 17 steps:
-              // other sums by design).
+              // the split-chain tiles' calls (AVX-512, rows × vectors of
+              // columns up to 4, 3 rows as 4, from 17 steps: other sums by
+              // design).
+              const int64_t w = 64 / int64_t(sizeof(T));
               const bool split =
-                  arch == TESSERA_ARCH_AVX512 && m <= 4 && n <= (m <= 2 ? 128 : 64) / int64_t(sizeof(T)) && k >= 17;
+                  arch == TESSERA_ARCH_AVX512 && m <= 4 && (m == 3 ? 4 : m) * ((n + w - 1) / w) <= 4 && k >= 17;
               if (tb == TBLAS_OP_T && k <= 256 && !split) {
                 const int64_t M = m + 16;
                 V<T> Ab = tt::random_vector<T>(size_t(M * k), rng), Cb = tt::random_vector<T>(size_t(M * n), rng);
@@ -865,8 +866,8 @@ void cols_n_sweep(uint64_t seed) {
 TEST(Gemm, FewRowsNTFloat) { cols_n_sweep<float>(95); }
 TEST(Gemm, FewRowsNTDouble) { cols_n_sweep<double>(96); }
 
-// One or two rows with op(B) = T and at most two vectors of columns (f32
-// 32, f64 16; AVX-512), 3–4 rows and one: the whole call on the split-chain tiles (RowSplit:
+// Rows × vectors of columns (f32 16, f64 8 columns; 3 rows count as 4) up
+// to 4 with op(B) = T (AVX-512): the whole call on the split-chain tiles (RowSplit:
 // step l into partial sum l % S, added in a fixed tree at the end), op(A)
 // = N read by columns, op(A) = T by rows, one row either way by its
 // stride. k past 16 (the tiny kernel's) with every remainder of the 2-,
@@ -885,10 +886,11 @@ void split_rows_sweep(uint64_t seed) {
     int cases = 0;
     for (tblasOperation_t ta : {TBLAS_OP_N, TBLAS_OP_T})
       for (int64_t m : {1, 2, 3, 4})
-        for (int64_t n : {int64_t(1), int64_t(3), w - 1, w, w + 1, 2 * w - 1, 2 * w, 2 * w + 1})
+        for (int64_t n : {int64_t(1), int64_t(3), w - 1, w, w + 1, 2 * w - 1, 2 * w, 2 * w + 1, 3 * w - 1, 3 * w + 1,
+                          4 * w, 4 * w + 1})
           for (int64_t k : {17, 18, 19, 20, 21, 22, 23, 24, 63, 257, 1001, 4099}) {
             if (k > 64 && k < 4000 && n % 2 == 0 && n != w) continue;  // fewer cases, each remainder kept
-            if (m > 2 && n > w + 1) continue;                            // one vector of columns for 3–4 rows
+            if (n > (m == 1 ? 4 : m == 2 ? 2 : 1) * w + 1) continue;   // up to 4 rows × vectors (and one past)
             const Case c{ta, TBLAS_OP_T, m, n, k, (m + k) % 3, n % 2, 1 - m % 2};
             const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
             const std::string what = std::string(tesseraGetArchString(arch)) + " " + op_name(ta) + "T m=" +

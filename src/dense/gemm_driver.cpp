@@ -825,13 +825,13 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
       // elements k apart at A.cs (op T: contiguous), the row stride unused.
       const GemmOperand<T> A1{A.p, m == 1 ? 1 : A.rs, A.cs, A.conj};
       if (tiny_gemm(m, n, k, a_columns_in_place(A1))) return gemm_tiny(h, m, n, k, alpha, A1, B, beta, C, ldc);
-      // 1–2 rows with op(B) = T and at most two vectors of columns, 3–4
-      // rows and one: the split-chain tiles (RowSplit), on one thread —
-      // the call's whole shape picks them, as their sums are not the other
-      // tiles'.
+      // Rows × vectors of columns up to 4 with op(B) = T (one row and up to
+      // 4 vectors, two and 2, 3–4 and one): the split-chain tiles
+      // (RowSplit), on one thread — the call's whole shape picks them, as
+      // their sums are not the other tiles'.
       if (m <= 4)
         if (const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
-            kg && m <= kg->split_rows && n <= (m <= kg->split_wide_rows ? kg->split_cols : kg->split_cols / 2) &&
+            kg && n <= kg->vec_cols * (kg->split_row_vectors >> (m == 1 ? 0 : m == 2 ? 1 : 2)) &&
             k >= kg->split_min_k && rows_contiguous(B)) {
           if (a_columns_in_place(A1)) {
             kg->run_split_cols(k, alpha[0], A.p, A1.cs, B.p, B.rs, beta[0], C, ldc, m, n, n);

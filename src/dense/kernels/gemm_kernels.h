@@ -226,18 +226,16 @@ struct KGroupKernels {
   int tn_few_rows = 0;
   int64_t tn_few_rows_min_k = 0;
   // A whole call (never a tail or a unit of a taller or wider one) of at
-  // most split_rows rows and split_cols columns (past split_wide_rows
-  // rows half as many) with op(B)'s rows
-  // contiguous (op T), from split_min_k steps: its k-steps in interleaved
-  // partial sums, added in a fixed order at the end (not the main tiles'
-  // bits) — op(A)'s columns (or one row) in place, A(i, l) at
-  // a[i + l*lda] (run_split_cols), or its rows, a[i*lda + l]
-  // (run_split_rows).
+  // most split_row_vectors rows × vectors of vec_cols columns (3 rows count
+  // as 4) with op(B)'s rows contiguous (op T), from split_min_k
+  // steps: its k-steps in interleaved partial sums, added in a fixed order
+  // at the end (not the main tiles' bits) — op(A)'s columns (or one row)
+  // in place, A(i, l) at a[i + l*lda] (run_split_cols), or its rows,
+  // a[i*lda + l] (run_split_rows).
   RunT run_split_cols = nullptr;
   RunT run_split_rows = nullptr;
-  int split_rows = 0, split_cols = 0;
+  int split_row_vectors = 0;
   int64_t split_min_k = 0;
-  int split_wide_rows = 0;
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.

@@ -926,13 +926,14 @@ struct RowVec {
   }
 };
 
-// One or two rows of C as the whole product, op(B) = T, at most two
-// vectors of columns: RowVec's tile for them keeps one FMA chain per row
-// and vector, so its k loop waits on the FMA's latency (~4 cycles, 1.15 ns
-// a step at 1–2 chains; OpenBLAS's kernel too: dgemm NT 1×8×1000 1.2 µs
-// for both, f64's two rows on the column-grouped tile 1.7). Here step l
-// goes to partial sum l % S, S = 8 / (M·NA) chains per element (2 FMAs a
-// cycle × 4 cycles in flight; 16 read no faster), added at the end in a
+// Split-chain tiles: C's M rows × NA vectors of columns as the whole
+// product with op(B) = T, M·NA <= 4 (3 rows as 4). RowVec's
+// tiles keep one FMA chain per row and vector, so there their k loop waits
+// on the FMA's latency (~4 cycles, 1.15 ns a step at 1–2 chains;
+// OpenBLAS's kernel too: dgemm NT 1×8×1000 1.2 µs for both, f64's two rows
+// on the column-grouped tile 1.7). Here step l goes to partial sum l % S,
+// S = 8 / (M·NA) chains per element (3 rows: as 4; 2 FMAs a cycle × 4
+// cycles in flight; 16 read no faster), added at the end in a
 // fixed tree — other sums than the main tiles', so gemm_execute takes
 // these only where the call itself has this shape (never a tail of a
 // taller product, never a unit of a split one). op(A)(i, l) from Src::at,
@@ -948,13 +949,16 @@ struct RowVec {
 // 4-row tile: 4 chains; 3 rows on it waited on more than latency, dgemm NT
 // 3×8×1000 2.1 µs), same method, 112 shapes: 3 rows 2.03× (1.44–2.75),
 // 4 rows 1.39× (1.14–1.80; a broadcast per row and step sets their pace
-// now), against OpenBLAS 2.52× / 1.36× (all ≥ 1.08).
+// now), against OpenBLAS 2.52× / 1.36× (all ≥ 1.08). One row with 3–4
+// vectors (RowVec's 3–4 chains; here 6–8), 48 shapes: 1.36× (0.90–1.81;
+// 0.94–1.05 where 192–256 KiB of B stream from L2 at k = 1000), against
+// OpenBLAS 1.69× (0.97–2.70).
 template <class A, int M, int NA>
 struct RowSplit {
   using T = typename A::T;
   using vec = typename A::vec;
-  static constexpr int W = A::W, S = 8 / ((M == 3 ? 4 : M) * NA);  // 3 rows: 6 chains
-  static_assert(M * NA <= 4 && S >= 2, "at least two chains per element");
+  static constexpr int W = A::W, S = 8 / ((M == 3 ? 4 : M) * NA);  // 3 rows or vectors: 6 chains
+  static_assert((M == 3 ? 4 : M) * NA <= 4 && S >= 2, "at least two chains per element");
 
   struct Cols {  // op(A)'s columns contiguous (op N; or one row): A(i, l) at p[l·ld + i]
     const T *p;
@@ -1535,18 +1539,21 @@ struct KGroupEntry {
                                 int64_t ldc, int64_t m, int64_t n, int64_t) {
     RPair<A>::run(k, alpha, a, lda, b, ldb, beta, c, ldc, m, n);
   }
-  // The whole call's 1–2 rows and 1–2 vectors of columns or 3–4 rows and one, op(B) = T: the
-  // split-chain tiles (RowSplit), op(A)'s columns (or its one row) read
-  // in place at lda per step (run_split_cols) or its rows at lda per row
-  // (run_split_rows).
+  // The whole call's rows × vectors of columns up to 4 (one row and 1–4
+  // vectors, two and 1–2, 3–4 and one), op(B) = T: the split-chain tiles (RowSplit), op(A)'s columns (or
+  // its one row) read in place at lda per step (run_split_cols) or its
+  // rows at lda per row (run_split_rows).
   template <class F>
   static void by_split(int64_t m, int64_t n, F f) {
     using one = std::integral_constant<int, 1>;
     using two = std::integral_constant<int, 2>;
     if (m == 3) return f(std::integral_constant<int, 3>{}, one{});  // one vector of columns
     if (m == 4) return f(std::integral_constant<int, 4>{}, one{});
-    if (m == 1) return n > A::W ? f(one{}, two{}) : f(one{}, one{});
-    n > A::W ? f(two{}, two{}) : f(two{}, one{});
+    if (m == 2) return n > A::W ? f(two{}, two{}) : f(two{}, one{});
+    if (n <= A::W) return f(one{}, one{});  // one row: up to 4 vectors
+    if (n <= 2 * A::W) return f(one{}, two{});
+    if (n <= 3 * A::W) return f(one{}, std::integral_constant<int, 3>{});
+    f(one{}, std::integral_constant<int, 4>{});
   }
   static void run_split_cols(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
                              int64_t ldc, int64_t m, int64_t n, int64_t) {
@@ -1626,14 +1633,15 @@ constexpr int64_t kTnPairMidMaxK = 128;
 constexpr int kTnFewRows = 8;
 constexpr int64_t kTnFewRowsMinK = 16;
 
-// The split-chain tiles (RowSplit) for calls of 1–2 rows and up to two
-// vectors of columns, or 3–4 rows and one, with op(B) = T, from 17 steps (below, the tiny kernel
-// for up to 12 columns; the other tiles beside it, so that every product
-// of up to 16 steps keeps the main tiles' bits).
-constexpr int kSplitRows = 4, kSplitWideRows = 2;
+// The split-chain tiles (RowSplit) for calls of at most 4 rows × vectors
+// of columns (3 rows count as 4) with op(B) = T, from 17 steps
+// (below: the tiny kernel up to 12 columns, the other tiles past it, so
+// every product of at most 16 steps keeps the main tiles' bits).
+constexpr int kSplitRowVectors = 4;
 constexpr int64_t kSplitMinK = 17;
 
-const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,4x4}k16+8x4k8p+{1,2,4,8}x16r__avx512",
+const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,4x4}k16+8x4k8p+{1,2,4,8}x16r"
+                                         "+{1,2,3,4}x16,{1,2}x32,1x{48,64}s__avx512",
                                          8, kRowVecRows, 0, kNr, 32, 128, 16, 64, 16, 16, 48,
                                          &KGroupEntry<AF32>::pack_a, &KGroupEntry<AF32>::run,
                                          &KGroupEntry<AF32>::pack_a_cols, &KGroupEntry<AF32>::run_cols,
@@ -1644,8 +1652,9 @@ const KGroupKernels<float> kF32KGroup = {"f32_gemm_{8,4,2}x16k{2,4,8}+{1x16,8x2,
                                          &KGroupEntry<AF32>::run_rows_tn_pairs, RPair<AF32>::R, kTnPairMinM,
                                          6, 48, kTnPairMidMaxK, kTnFewRows, kTnFewRowsMinK,
                                          &KGroupEntry<AF32>::run_split_cols, &KGroupEntry<AF32>::run_split_rows,
-                                         kSplitRows, 2 * AF32::W, kSplitMinK, kSplitWideRows};
-const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+8x4k4p+{1,4,8}x8r__avx512",
+                                         kSplitRowVectors, kSplitMinK};
+const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,4x4}k8+8x4k4p+{1,4,8}x8r"
+                                          "+{1,2,3,4}x8,{1,2}x16,1x{24,32}s__avx512",
                                           4, kRowVecRows, kF64WideCols, kNr, 64, 64, 1, 32, 8, 0, 0,
                                           &KGroupEntry<AF64>::pack_a, &KGroupEntry<AF64>::run,
                                           &KGroupEntry<AF64>::pack_a_cols, &KGroupEntry<AF64>::run_cols,
@@ -1656,6 +1665,6 @@ const KGroupKernels<double> kF64KGroup = {"f64_gemm_{4,2,1}x16k{2,4,8}+{4x6,8x2,
                                           &KGroupEntry<AF64>::run_rows_tn_pairs, RPair<AF64>::R, kTnPairMinM,
                                           5, 40, kTnPairMidMaxK, kTnFewRows, kTnFewRowsMinK,
                                           &KGroupEntry<AF64>::run_split_cols, &KGroupEntry<AF64>::run_split_rows,
-                                          kSplitRows, 2 * AF64::W, kSplitMinK, kSplitWideRows};
+                                          kSplitRowVectors, kSplitMinK};
 
 }  // namespace tessera::dense::avx512
