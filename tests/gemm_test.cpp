@@ -866,16 +866,17 @@ void cols_n_sweep(uint64_t seed) {
 TEST(Gemm, FewRowsNTFloat) { cols_n_sweep<float>(95); }
 TEST(Gemm, FewRowsNTDouble) { cols_n_sweep<double>(96); }
 
-// Rows × vectors of columns (f32 16, f64 8 columns; 3 rows count as 4) up
-// to 4 with op(B) = T (AVX-512): the whole call on the split-chain tiles (RowSplit:
-// step l into partial sum l % S, added in a fixed tree at the end), op(A)
-// = N read by columns, op(A) = T by rows, one row either way by its
-// stride. k past 16 (the tiny kernel's) with every remainder of the 2-,
-// 4- and 8-way split, through the columns on either side of each vector;
-// against the reference, 1, 2 and 3 threads bitwise the same (the shape
-// alone picks the tile), padded leading dimensions; beta = 0 over a NaN C
-// reads none of it, and a NaN or Inf in A or B comes out where the
-// reference's does.
+// The split-chain tiles (AVX-512; step l into partial sum l % S, added in
+// a fixed tree at the end), each on the whole call: RowSplit for rows ×
+// vectors of columns (f32 16, f64 8; 3 rows count as 4) up to 4 with
+// op(B) = T — op(A) = N read by columns, op(A) = T by rows, one row either
+// way by its stride — and ColSplit for more than half and at most one
+// vector of rows with 1–4 columns, op(A) = N, op(B) N or T. k past 16
+// (the tiny kernel's) with every remainder of the 2-, 4- and 8-way split,
+// shapes on either side of each limit; against the reference, 1, 2 and 3
+// threads bitwise the same (the shape alone picks the tile), padded
+// leading dimensions; beta = 0 over a NaN C reads none of it, and a NaN or
+// Inf in A or B comes out where the reference's does.
 template <typename T>
 void split_rows_sweep(uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -884,35 +885,47 @@ void split_rows_sweep(uint64_t seed) {
     const ThreadHandles hs(arch);
     double worst = 0;
     int cases = 0;
+    const auto one = [&](tblasOperation_t ta, tblasOperation_t tb, int64_t m, int64_t n, int64_t k) {
+      const Case c{ta, tb, m, n, k, (m + k) % 3, n % 2, 1 - m % 2};
+      const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+      const std::string what = std::string(tesseraGetArchString(arch)) + " " + op_name(ta) + op_name(tb) +
+                               " m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
+      worst = std::max(worst, run_on_three<T>(hs, c, alpha, beta, rng(), what));
+      ++cases;
+      if (k > 24) return;
+      const int64_t lda = ta == TBLAS_OP_N ? m : k, ldb = tb == TBLAS_OP_N ? k : n;
+      V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(n * k), rng);
+      expect_beta_zero_ignores_c<T>(hs.h[0].h, ta, tb, m, n, k, A.data(), lda, B.data(), ldb, what);
+      // One special value in A (row m - 1, step k - 2: a later partial
+      // sum than the first) and one in B (step 1, column n - 1).
+      A[size_t(ta == TBLAS_OP_N ? (m - 1) + (k - 2) * lda : (k - 2) + (m - 1) * lda)] =
+          std::numeric_limits<T>::infinity();
+      B[size_t(tb == TBLAS_OP_N ? 1 + (n - 1) * ldb : (n - 1) + 1 * ldb)] = tt::nan_value<T>();
+      const V<T> C0 = tt::random_vector<T>(size_t(m * n), rng);
+      int64_t bad = 0;
+      special_mismatches<T>(hs.h[0].h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C0, &bad);
+      EXPECT_EQ(bad, 0) << what << ": Inf / NaN";
+    };
+    const int64_t ks[] = {17, 18, 19, 20, 21, 22, 23, 24, 63, 257, 1001, 4099};
     for (tblasOperation_t ta : {TBLAS_OP_N, TBLAS_OP_T})
       for (int64_t m : {1, 2, 3, 4})
         for (int64_t n : {int64_t(1), int64_t(3), w - 1, w, w + 1, 2 * w - 1, 2 * w, 2 * w + 1, 3 * w - 1, 3 * w + 1,
                           4 * w, 4 * w + 1})
-          for (int64_t k : {17, 18, 19, 20, 21, 22, 23, 24, 63, 257, 1001, 4099}) {
+          for (int64_t k : ks) {
             if (k > 64 && k < 4000 && n % 2 == 0 && n != w) continue;  // fewer cases, each remainder kept
             if (n > (m == 1 ? 4 : m == 2 ? 2 : 1) * w + 1) continue;   // up to 4 rows × vectors (and one past)
-            const Case c{ta, TBLAS_OP_T, m, n, k, (m + k) % 3, n % 2, 1 - m % 2};
-            const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
-            const std::string what = std::string(tesseraGetArchString(arch)) + " " + op_name(ta) + "T m=" +
-                                     std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
-            worst = std::max(worst, run_on_three<T>(hs, c, alpha, beta, rng(), what));
-            ++cases;
-            if (k > 24) continue;
-            const int64_t lda = ta == TBLAS_OP_N ? m : k;
-            V<T> A = tt::random_vector<T>(size_t(lda * (ta == TBLAS_OP_N ? k : m)), rng);
-            V<T> B = tt::random_vector<T>(size_t(n * k), rng);
-            expect_beta_zero_ignores_c<T>(hs.h[0].h, ta, TBLAS_OP_T, m, n, k, A.data(), lda, B.data(), n, what);
-            // One special value in A (row m - 1, step k - 2: a later partial
-            // sum than the first) and one in B (step 1, column n - 1).
-            A[size_t(ta == TBLAS_OP_N ? (m - 1) + (k - 2) * lda : (k - 2) + (m - 1) * lda)] =
-                std::numeric_limits<T>::infinity();
-            B[size_t(n - 1 + 1 * n)] = tt::nan_value<T>();
-            const V<T> C0 = tt::random_vector<T>(size_t(m * n), rng);
-            int64_t bad = 0;
-            special_mismatches<T>(hs.h[0].h, ta, TBLAS_OP_T, m, n, k, alpha, A, lda, B, n, beta, C0, &bad);
-            EXPECT_EQ(bad, 0) << what << ": Inf / NaN";
+            one(ta, TBLAS_OP_T, m, n, k);
           }
-    std::printf("[ worst ratio ] split rows %s %s: %.3f over %d cases\n", tesseraGetArchString(arch),
+    // The column tiles (ColSplit): op(A) = N, more than half and at most
+    // one vector of rows, 1–4 columns (and 5, past them), op(B) N and T.
+    for (tblasOperation_t tb : {TBLAS_OP_N, TBLAS_OP_T})
+      for (int64_t m : {w / 2 + 1, w - 1, w})
+        for (int64_t n : {1, 2, 3, 4, 5})
+          for (int64_t k : ks) {
+            if (k > 64 && k < 4000 && (m + n) % 2 == 0) continue;
+            one(TBLAS_OP_N, tb, m, n, k);
+          }
+    std::printf("[ worst ratio ] split chains %s %s: %.3f over %d cases\n", tesseraGetArchString(arch),
                 tt::type_name<T>(), worst, cases);
   }
 }

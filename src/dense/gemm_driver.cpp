@@ -842,6 +842,15 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
             return TESSERA_STATUS_SUCCESS;
           }
         }
+      // More than half and at most one vector of rows with op(A) = N and up
+      // to 4 columns: the split-chain column tiles (ColSplit), likewise.
+      if (n <= 4 && m > 4)
+        if (const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
+            kg && 2 * m > kg->vec_cols && m <= kg->vec_cols && n <= kg->split_cols && k >= kg->split_min_k &&
+            a_columns_in_place(A)) {
+          kg->run_col_split(k, alpha[0], A.p, A.cs, B.p, B.rs, B.cs, beta[0], C, ldc, m, n);
+          return TESSERA_STATUS_SUCCESS;
+        }
     }
   const int64_t tail = alpha_zero ? 0 : kgroup_tail_rows<T, Complex>(h->arch, m, n, k, A, B);
   if constexpr (!Complex) {

@@ -236,6 +236,14 @@ struct KGroupKernels {
   RunT run_split_rows = nullptr;
   int split_row_vectors = 0;
   int64_t split_min_k = 0;
+  // The same for C's columns: a whole call of more than half and at most
+  // one vector of rows (vec_cols), op(A)'s columns contiguous (op N), at
+  // most split_cols columns, from split_min_k steps; op(B)(l, j) at
+  // b[l*brs + j*bcs] (any op).
+  using RunSplitCols = void (*)(int64_t k, T alpha, const T *a, int64_t lda, const T *b, int64_t brs, int64_t bcs,
+                                T beta, T *c, int64_t ldc, int64_t m, int64_t n);
+  RunSplitCols run_col_split = nullptr;
+  int split_cols = 0;
 };
 
 // One table per ISA, defined in gemm_<isa>.cpp.
