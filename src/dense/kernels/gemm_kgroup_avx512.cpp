@@ -926,6 +926,23 @@ struct RowVec {
   }
 };
 
+// The k loop of the split-chain tiles below: step(s, l) for l = 0 .. k-1,
+// s = l % S (whole rounds of S, then the rest), then each chain set's
+// partial sums added w apart, w = S/2, .., 1 — fold(s, t) adds set t into
+// set s: ((0+4)+(2+6))+((1+5)+(3+7)) for S = 8.
+template <int S, class Step, class Fold>
+inline __attribute__((always_inline)) void split_chains(int64_t k, Step step, Fold fold) {
+  int64_t l = 0;
+  for (; l + S <= k; l += S) unroll<S>([&](auto s) __attribute__((always_inline)) { step(s, l + s); });
+  unroll<S>([&](auto s) __attribute__((always_inline)) {
+    if (l + s < k) step(s, l + s);
+  });
+  unroll<3>([&](auto h) __attribute__((always_inline)) {
+    constexpr int w = S >> (h + 1);
+    unroll<w>([&](auto s) __attribute__((always_inline)) { fold(s, std::integral_constant<int, s + w>{}); });
+  });
+}
+
 // Split-chain tiles: C's M rows × NA vectors of columns as the whole
 // product with op(B) = T, M·NA <= 4 (3 rows as 4). RowVec's
 // tiles keep one FMA chain per row and vector, so there their k loop waits
@@ -994,20 +1011,9 @@ struct RowSplit {
         unroll<NA>([&](auto v) __attribute__((always_inline)) { acc[s][i][v] = A::fmadd(av, bv[v], acc[s][i][v]); });
       });
     };
-    int64_t l = 0;
-    for (; l + S <= k; l += S) unroll<S>([&](auto s) __attribute__((always_inline)) { step(s, l + s); });
-    unroll<S>([&](auto s) __attribute__((always_inline)) {
-      if (l + s < k) step(s, l + s);
-    });
-    // Partial sums w apart added, w = S/2, S/4, .., 1: ((0+4)+(2+6))+((1+5)+(3+7)) for S = 8.
-    unroll<3>([&](auto h) __attribute__((always_inline)) {
-      constexpr int w = S >> (h + 1);
-      unroll<w>([&](auto s) __attribute__((always_inline)) {
-        unroll<M>([&](auto i) __attribute__((always_inline)) {
-          unroll<NA>([&](auto v) __attribute__((always_inline)) {
-            acc[s][i][v] = A::add(acc[s][i][v], acc[s + w][i][v]);
-          });
-        });
+    split_chains<S>(k, step, [&](auto s, auto t) __attribute__((always_inline)) {
+      unroll<M>([&](auto i) __attribute__((always_inline)) {
+        unroll<NA>([&](auto v) __attribute__((always_inline)) { acc[s][i][v] = A::add(acc[s][i][v], acc[t][i][v]); });
       });
     });
     alignas(64) T out[M][NA * W];
@@ -1033,7 +1039,7 @@ struct RowSplit {
 // OpenBLAS's 37, NT 8×2×32 55 against 34). Accumulator (s, j) holds
 // column j's rows over the steps l % S == s, S = 8 / NC (3 columns as 4):
 // op(A)'s column l one (masked) vector load, B(l, j) a broadcast per
-// column; the partials added in RowSplit's tree, then C's column written
+// column; the partials added in the same tree, then C's column written
 // back as the main tiles' (alpha·sum, then + beta·C in one rounding).
 // Zen 5, 1 thread, pinned, builds alternating in one process, NN / NT ×
 // s / d × m ∈ {W/2 + 1, 3W/4, W} × 1–4 columns × k 17–1000 (240 shapes):
@@ -1059,16 +1065,8 @@ struct ColSplit {
         acc[s][j] = A::fmadd(av, A::set1(bj[j][l * brs]), acc[s][j]);
       });
     };
-    int64_t l = 0;
-    for (; l + S <= k; l += S) unroll<S>([&](auto s) __attribute__((always_inline)) { step(s, l + s); });
-    unroll<S>([&](auto s) __attribute__((always_inline)) {
-      if (l + s < k) step(s, l + s);
-    });
-    unroll<3>([&](auto h) __attribute__((always_inline)) {
-      constexpr int w = S >> (h + 1);
-      unroll<w>([&](auto s) __attribute__((always_inline)) {
-        unroll<NC>([&](auto j) __attribute__((always_inline)) { acc[s][j] = A::add(acc[s][j], acc[s + w][j]); });
-      });
+    split_chains<S>(k, step, [&](auto s, auto t) __attribute__((always_inline)) {
+      unroll<NC>([&](auto j) __attribute__((always_inline)) { acc[s][j] = A::add(acc[s][j], acc[t][j]); });
     });
     const vec va = A::set1(alpha), vb = A::set1(beta);
     unroll<NC>([&](auto j) __attribute__((always_inline)) {
