@@ -697,8 +697,8 @@ double run_on_three(const ThreadHandles &hs, const Case &c, T alpha, T beta, uin
 // 64; f32 with 9–12 rows any number from 16, from 16 steps, with 17–24 from
 // 32, from 48 steps): the row-vector
 // tiles in blocks of 8 rows, the last block on the 1-, 2- (f32), 4- or 8-row
-// tile; op(B) = N (<= 12 columns; with at most 8 rows from 16 steps, past 4
-// columns with 5–8 rows from 32; 1, 2 or 1–4 rows with 1–2 columns on
+// tile; op(B) = N (<= 12 columns; with at most 16 rows from 16 steps, past 4
+// columns with 5–16 rows from 32; 1, 2 or 1–4 rows with 1–2 columns on
 // blocks of their height):
 // the row-stacked tiles in blocks of 8 rows × 1–2 columns or 4 × tiles of 4
 // (3–4 columns with 5–8 rows, from 40, or between with 5–8 rows in
@@ -732,8 +732,8 @@ void rows_t_sweep(uint64_t seed) {
             // The one-column floors for op(B) = N (f32 16, f64 8), and 2
             // columns beside them; op(B) = T with 9–12 rows from 16 steps
             // (f32: the row-vector tiles at any n from 16).
-            // op(B) = N with at most 8 rows from 16 steps.
-            const bool few_rows_n = tb == TBLAS_OP_N && m <= 8 && k >= 15;
+            // op(B) = N with at most 16 rows from 16 steps.
+            const bool few_rows_n = tb == TBLAS_OP_N && m <= 16 && k >= 15;
             if (k < 31 && !few_rows_n &&
                 !(tb == TBLAS_OP_N ? n <= 2 : (m == 9 || m == 12) && k >= 15 && n == 16))
               continue;

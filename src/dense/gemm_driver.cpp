@@ -329,7 +329,7 @@ InPlaceRows<T> kgroup_in_place(Arch arch, int64_t m, int64_t n, int64_t k, const
                            : pairs && n == kg->tn_few_cols + 1 ? kg->tn_pair_wide_min_k
                                                                : kg->tn_min_k;
   const bool few_rows = !pairs && m <= kg->tn_few_rows && k >= kg->tn_few_rows_min_k &&
-                        (!wide || 2 * m <= kg->tn_few_rows || k >= 2 * kg->tn_few_rows_min_k);
+                        (!wide || 4 * m <= kg->tn_few_rows || k >= 2 * kg->tn_few_rows_min_k);
   if (B.rs != 1 || n > kg->tn_cols || (k < tn_min_k && !few_rows)) return {};
   if (pairs) return {kg->run_rows_tn_pairs, kg->rows_cols, kg->tn_nr, B.cs, A.rs};
   return {kg->run_rows_tn, kg->rows_cols, kg->tn_nr, B.cs, A.rs};

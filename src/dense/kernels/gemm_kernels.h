@@ -221,8 +221,8 @@ struct KGroupKernels {
   int64_t tn_pair_mid_max_k = 0;
   // run_rows_tn below the k floors above for at most tn_few_rows rows
   // (not the tiles of pairs): from tn_few_rows_min_k steps, past
-  // tn_few_cols columns with more than half of tn_few_rows rows from twice
-  // that.
+  // tn_few_cols columns with more than a quarter of tn_few_rows rows from
+  // twice that.
   int tn_few_rows = 0;
   int64_t tn_few_rows_min_k = 0;
   // A whole call (never a tail or a unit of a taller or wider one) of at

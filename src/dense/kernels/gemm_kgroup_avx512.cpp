@@ -1672,8 +1672,8 @@ constexpr int64_t kTnPairMidMaxK = 128;
 // as often. With the last columns' tiles inlined into RPair::run its loop
 // of whole tiles ran slower (sgemm TN 200×4×200 0.87×, 200×8×200 0.77–0.90×).
 
-// Few rows (at most 8) below the k floors: the row-stacked tiles in
-// place from 16 steps (past 4 columns with 5–8 rows from 32), where the
+// Few rows (at most 16; 8 until session 54) below the k floors: the row-stacked tiles in
+// place from 16 steps (past 4 columns with 5–16 rows from 32), where the
 // few-row tiles packed op(A) first (a quarter of dgemm TN 4×4×64) —
 // OpenBLAS's small TN kernel is this 4 × 4 of k-grouped sums. And f64's
 // 2–4 rows on them at the floors above instead of packed (the table's row
@@ -1693,7 +1693,13 @@ constexpr int64_t kTnPairMidMaxK = 128;
 // rows 1.07 (unchanged tiles: 0.93–1.07 run to run). Against OpenBLAS in
 // the same runs geomean 1.04 (0.55–3.43; at k = 16 2.1–2.3, at 32–256
 // 0.80–0.88: ~20 ns more fixed cost per call).
-constexpr int kTnFewRows = 8;
+// 9–16 rows as well (session 54): below the floors they had packed op(A)
+// transposed for the main tiles' 32-row panel (a third of sgemm TN
+// 12×2×32, 112 ns against OpenBLAS's 33). Same method, speed ÷ before
+// over m ∈ {9, 12, 16} × n ∈ {1, 2, 4, 8} × k ∈ {16, 32, 64}: 1.16
+// (0.93–2.43; f32 9–12 × 2–4 × 32 1.84–2.43, k = 16 with 2 columns
+// 1.60–1.84; unchanged shapes 0.97–1.03, dgemm 16×8×32 0.93).
+constexpr int kTnFewRows = 16;
 constexpr int64_t kTnFewRowsMinK = 16;
 
 // The split-chain tiles (RowSplit) for calls of at most 4 rows × vectors
