@@ -744,6 +744,21 @@ inline bool tiny_gemm(int64_t m, int64_t n, int64_t k, bool a_in_place) {
   return a_in_place || (k <= 8 && (m > 2 || m * n * k <= 32));
 }
 
+// Whether the split-chain tiles (RowSplit, ColSplit) take a call of their
+// shape: under the lowest two-thread floor of any handle (2 ·
+// kMinFlopsPerHotThread of thread_work: f64 2·10⁵, f32 4·10⁵ multiply-adds
+// on a full-rate core, 10⁵ on a half-rate one), so no call they take would
+// have run on two threads — they run on one. Past it (k in the hundreds of
+// thousands) B streams from memory and the other tiles' two threads win:
+// Zen 5, 2-thread handle, dgemm NT 4×8×500000 0.90 ms on them against 1.96
+// on RowSplit, sgemm NN 16×4×10⁶ 2.6 against 4.0 on ColSplit. A property
+// of the machine and the call's shape, not of the thread count: the same
+// bits on any handle.
+template <typename T>
+inline bool split_one_thread(const tblasContext *h, int64_t m, int64_t n, int64_t k) {
+  return thread_work<T>(h, 2.0 * double(m) * double(n) * double(k)) < 2 * kMinFlopsPerHotThread;
+}
+
 // A tiny product (tiny_gemm): the table's tiny kernel (ukr_tiny: no tile
 // set-up, no packing) where op(A) is in place with at most one vector of
 // rows and 8 columns (its vector loop: 3³ / 5³ / 6³ / 4×1×16 1.5–1.6× the
@@ -828,11 +843,12 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
       // Rows × vectors of columns up to 4 with op(B) = T (one row and up to
       // 4 vectors, two and 2, 3–4 and one): the split-chain tiles
       // (RowSplit), on one thread — the call's whole shape picks them, as
-      // their sums are not the other tiles'.
+      // their sums are not the other tiles' — where no handle would give
+      // the call a second thread (split_one_thread).
       if (m <= 4)
         if (const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
             kg && n <= kg->vec_cols * (kg->split_row_vectors >> (m == 1 ? 0 : m == 2 ? 1 : 2)) &&
-            k >= kg->split_min_k && rows_contiguous(B)) {
+            k >= kg->split_min_k && rows_contiguous(B) && split_one_thread<T>(h, m, n, k)) {
           if (a_columns_in_place(A1)) {
             kg->run_split_cols(k, alpha[0], A.p, A1.cs, B.p, B.rs, beta[0], C, ldc, m, n, n);
             return TESSERA_STATUS_SUCCESS;
@@ -847,7 +863,7 @@ tesseraStatus_t gemm_execute(tblasContext *h, int64_t m, int64_t n, int64_t k, c
       if (n <= 4 && m > 4)
         if (const KGroupKernels<T> *kg = gemm_kernels_kgroup<T>(h->arch);
             kg && 2 * m > kg->vec_cols && m <= kg->vec_cols && n <= kg->split_cols && k >= kg->split_min_k &&
-            a_columns_in_place(A)) {
+            a_columns_in_place(A) && split_one_thread<T>(h, m, n, k)) {
           kg->run_col_split(k, alpha[0], A.p, A.cs, B.p, B.rs, B.cs, beta[0], C, ldc, m, n);
           return TESSERA_STATUS_SUCCESS;
         }
