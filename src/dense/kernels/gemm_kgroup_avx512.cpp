@@ -382,6 +382,27 @@ struct ColumnsOut {
   }
 };
 
+// Write-back of M rows of C held along vectors (acc[i][v]: row i, columns
+// v·W .. v·W + W - 1), element by element as the main tiles write back:
+// alpha·sum, then + beta·C in one rounding (C not read for beta 0); the
+// first `cols` columns. A row's elements are ldc apart (ColumnsOut's
+// per-column moves read 0.90–0.95× of this at 1×200×200–1×1000×1000).
+template <class A, int M, int NA>
+inline __attribute__((always_inline)) void rows_out(const typename A::vec (&acc)[M][NA], typename A::T alpha,
+                                                     typename A::T beta, typename A::T *c, int64_t ldc, int cols) {
+  using T = typename A::T;
+  alignas(64) T out[M][NA * A::W];
+#pragma GCC unroll 8
+  for (int i = 0; i < M; ++i)
+#pragma GCC unroll 8
+    for (int v = 0; v < NA; ++v) std::memcpy(&out[i][v * A::W], &acc[i][v], sizeof(acc[i][v]));
+  for (int j = 0; j < cols; ++j) {
+    T *cj = c + j * ldc;
+#pragma GCC unroll 4
+    for (int i = 0; i < M; ++i) cj[i] = beta == T(0) ? out[i][j] * alpha : std::fma(cj[i], beta, out[i][j] * alpha);
+  }
+}
+
 template <class A, int R>
 struct RowVec;  // (below; its in-register transpose also packs KGroup's op(A) = T)
 // Whether the row-vector tiles have a 2-row tile (f32; f64's two rows stay
@@ -757,18 +778,7 @@ struct RowVec {
         for (int v = 0; v < NA; ++v) acc[i][v] = A::fmadd(av, bv[v], acc[i][v]);
       }
     }
-    if constexpr (R == 1) {
-      // One row: C's elements are ldc apart, one scalar each (ColumnsOut's
-      // per-column moves read 0.90–0.95× of this at 1×200×200–1×1000×1000).
-      alignas(64) T out[NA * W];
-#pragma GCC unroll 8
-      for (int v = 0; v < NA; ++v) std::memcpy(&out[v * W], &acc[0][v], sizeof(vec));
-      for (int j = 0; j < cols; ++j) {
-        T *cj = c + j * ldc;
-        *cj = beta == T(0) ? out[j] * alpha : std::fma(*cj, beta, out[j] * alpha);
-      }
-      return;
-    }
+    if constexpr (R == 1) return rows_out<A>(acc, alpha, beta, c, ldc, cols);  // one row: element by element
     const vec va = A::set1(alpha), vb = A::set1(beta);
 #pragma GCC unroll 8
     for (int v = 0; v < NA; ++v) {
@@ -956,8 +966,7 @@ inline __attribute__((always_inline)) void split_chains(int64_t k, Step step, Fo
 // taller product, never a unit of a split one). op(A)(i, l) from Src::at,
 // one broadcast per row and step (folded into the FMA: the same speed as
 // a register broadcast); B's row l one vector load, masked past n.
-// Write-back as RowVec's one row: alpha·sum, then + beta·C in one
-// rounding, element by element. Zen 5, 1 thread, pinned, old / new
+// Write-back as RowVec's one row (rows_out). Zen 5, 1 thread, pinned, old / new
 // alternating in one process, speed ÷ before over NT / TT × 1–2 rows ×
 // 2–2W columns × k 17–1000 (180 shapes): geomean 2.23 (0.96–3.61; 1×8×256
 // 3.5), against OpenBLAS 1.88 (0.93–3.36). Where two vectors of B's rows
@@ -1016,18 +1025,7 @@ struct RowSplit {
         unroll<NA>([&](auto v) __attribute__((always_inline)) { acc[s][i][v] = A::add(acc[s][i][v], acc[t][i][v]); });
       });
     });
-    alignas(64) T out[M][NA * W];
-    unroll<M>([&](auto i) __attribute__((always_inline)) {
-      unroll<NA>([&](auto v) __attribute__((always_inline)) {
-        std::memcpy(&out[i][v * W], &acc[0][i][v], sizeof(vec));
-      });
-    });
-    for (int j = 0; j < n; ++j) {
-      T *cj = c + j * ldc;
-#pragma GCC unroll 2
-      for (int i = 0; i < M; ++i)
-        cj[i] = beta == T(0) ? out[i][j] * alpha : std::fma(cj[i], beta, out[i][j] * alpha);
-    }
+    rows_out<A>(acc[0], alpha, beta, c, ldc, n);
   }
 };
 
@@ -1040,7 +1038,8 @@ struct RowSplit {
 // column j's rows over the steps l % S == s, S = 8 / NC (3 columns as 4):
 // op(A)'s column l one (masked) vector load, B(l, j) a broadcast per
 // column; the partials added in the same tree, then C's column written
-// back as the main tiles' (alpha·sum, then + beta·C in one rounding).
+// back as the grouped tiles' columns (ColumnsOut: alpha·sum, then + beta·C
+// in one rounding).
 // Zen 5, 1 thread, pinned, builds alternating in one process, NN / NT ×
 // s / d × m ∈ {W/2 + 1, 3W/4, W} × 1–4 columns × k 17–1000 (240 shapes):
 // 1.78× (0.91–3.57; 1.15–3.57 from k = 32, below 1.0 only f32 4 columns
@@ -1070,9 +1069,7 @@ struct ColSplit {
     });
     const vec va = A::set1(alpha), vb = A::set1(beta);
     unroll<NC>([&](auto j) __attribute__((always_inline)) {
-      vec r = A::mul(acc[0][j], va);
-      if (beta != T(0)) r = A::fmadd(A::cast(A::load512(c + j * ldc, m)), vb, r);
-      A::store512(c + j * ldc, A::bits(r), m);
+      ColumnsOut<A, 1>::write(acc[0][j], va, beta, vb, c + j * ldc, ldc, m, 1);
     });
   }
 };
