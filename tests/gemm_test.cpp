@@ -933,7 +933,8 @@ TEST(Gemm, SplitRowsFloat) { split_rows_sweep<float>(97); }
 TEST(Gemm, SplitRowsDouble) { split_rows_sweep<double>(98); }
 
 // op(B) = T, k <= 256: each element is one FMA chain over l written back
-// once whatever tile computes it, so a row's bits do not depend on m. The
+// once whatever tile computes it, so a row's bits do not depend on m (but
+// for whole calls on the split-chain tiles, at most 4 rows: SplitRows). The
 // rows past the last whole tile (f64 m % 16 = 1–4, f32 m % 32 = 1–8; with
 // op(A) = N those the row-vector tiles read in place: 1, 2 (f32), 4–8) take the
 // row-vector tiles beside a one-thread direct product (row_vec_tail);
