@@ -1188,6 +1188,48 @@ void direct_blocked_bitwise(uint64_t seed) {
                 << " column " << j;
         }
 }
+// A GEMM reading op(A) in place from beyond the caches (macro_kernel.h,
+// choose_in_place: real op(A) with contiguous columns, at most 4·NR columns,
+// op(A) past kAStreamBytes) runs its first column panel on the streaming
+// tiles (ukr_direct_stream: each row tile prefetches the next one's lines);
+// a wider product packs op(A). Both sum each element's products in the same
+// order, so a narrow product's columns must come out bit for bit as the same
+// columns of a wide one — on every path, op(B) N and T (packed; read in place
+// where all rows fit one MC block: m = 237), 1, 2 and 3 threads. Row counts
+// with a last vector more than half full (no k-grouped tail).
+template <typename T>
+void streamed_a_bitwise(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  constexpr int64_t kWide = 60;  // past 4·NR on every path: op(A) packed
+  for (const auto &[m, n] : {std::pair<int64_t, int64_t>{1709, 13}, {1709, 48}, {1709, 3}, {237, 8}}) {
+    const int64_t k = int64_t(14e6 / (double(m) * sizeof(T))) + 3;  // op(A) ~14 MB, a last partial KC block
+    const V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * kWide), rng);
+    for (tblasOperation_t tb : {TBLAS_OP_N, TBLAS_OP_T}) {
+      const int64_t ldb = tb == TBLAS_OP_N ? k : kWide;  // op(B) T: B is kWide × k, the narrow call its first n rows
+      const V<T> C0 = tt::random_vector<T>(size_t(m * kWide), rng);
+      const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+      for (tesseraArch_t arch : supported_paths()) {
+        Handle H;
+        ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+        ASSERT_EQ(tblasSetNumThreads(H.h, 1), TESSERA_STATUS_SUCCESS);
+        V<T> Cw = C0;
+        ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, kWide, k, &alpha, A.data(), m, B.data(), ldb, &beta, Cw.data(), m),
+                  TESSERA_STATUS_SUCCESS);
+        for (int threads : {1, 2, 3}) {
+          ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
+          V<T> Cn(C0.begin(), C0.begin() + m * n);
+          ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, n, k, &alpha, A.data(), m, B.data(), ldb, &beta, Cn.data(), m),
+                    TESSERA_STATUS_SUCCESS);
+          ASSERT_EQ(std::memcmp(Cn.data(), Cw.data(), size_t(m * n) * sizeof(T)), 0)
+              << tesseraGetArchString(arch) << " threads=" << threads << " op(B)=" << op_name(tb) << " m=" << m
+              << " n=" << n << " k=" << k;
+        }
+      }
+    }
+  }
+}
+TEST(Gemm, StreamedABitwiseFloat) { streamed_a_bitwise<float>(39); }
+TEST(Gemm, StreamedABitwiseDouble) { streamed_a_bitwise<double>(40); }
 TEST(Gemm, DirectBlockedBitwiseFloat) { direct_blocked_bitwise<float>(35); }
 TEST(Gemm, DirectBlockedBitwiseDouble) { direct_blocked_bitwise<double>(36); }
 TEST(Gemm, DirectBlockedBitwiseComplexFloat) { direct_blocked_bitwise<std::complex<float>>(37); }

@@ -143,6 +143,16 @@ constexpr double kPackCycles = 3.0;
 // of the time of the prefetching passes; 1900×2, 14.4 MB, even; 2048×2,
 // 16.8 MB, 1.07–1.15).
 constexpr double kCCachedBytes = 12.0 * 1024 * 1024;
+// Bytes of op(A) past which a GEMM reading it in place streams it from
+// memory (choose_in_place: the kernels prefetch the next row tile's lines,
+// ukr_direct_stream). The same share of the L3 as C's: Zen 5, 1 thread, op(A)
+// in place with and without the prefetch, the same operands every call:
+// dgemm 1500×16×1000 (12 MB) 0.97–1.04, 2000×16×1000 (16 MB) 1.23–1.64,
+// sgemm 3000×16×1000 0.89, 4000×16×1000 1.23; within the cache the
+// prefetches cost 7–12 % (dgemm 1000×8×1000, 1000×16×1000, sgemm
+// 1000×16×2000), from memory they gain 1.5–3× (dgemm 40000×8×200 6.3 → 2.3
+// ms).
+constexpr double kAStreamBytes = kCCachedBytes;
 
 // Leases threads for a call of `flops` with at most `max_units` units of work.
 template <typename T>
@@ -180,8 +190,9 @@ struct Level3Plan {
   int64_t mr_e = 0, nr = 0, kc_e = 0, mc_e = 0, nc = 0;  // blocking in elements of the operation's type
   bool direct = false;
   // Blocked path, real types: operands read in place instead of packed (see
-  // choose_in_place).
-  bool a_in_place = false, b_in_place = false;
+  // choose_in_place); a_stream: op(A), in place, streams from memory
+  // (ukr_direct_stream for each block's first column panel).
+  bool a_in_place = false, b_in_place = false, a_stream = false;
   Triangle tri = Triangle::all;
   // HERK: real alpha and beta scale each part (Netlib's REAL*COMPLEX, no
   // cross terms), and the diagonal's imaginary part is set to zero.
@@ -236,13 +247,20 @@ inline void for_each_unit(Level3Plan<T> &p, int slot, int nslots, int units, F f
 // Estimated cycles of a work unit that computes `elements` of C over all of
 // k from `rows` rows of op(A) and `cols` columns of op(B): multiply-adds at
 // full rate (2 × 256-bit FMA pipes; complex: 4 real FMAs each) plus
-// kPackCycles per real value packed (operands read in place cost nothing
-// extra). The GEMM grid and the SYRK strips are both chosen with it.
+// kPackCycles per real value packed; operands read in place cost nothing
+// extra but a streamed op(A) (a_stream), whose bytes come from memory at
+// about kStreamBytesPerCycle — so a grid that has every unit read all of it
+// costs more than one that splits its rows: dgemm 4000×48×4000 on 2 threads,
+// split by columns (each thread streaming all 128 MB), had taken 0.83 of
+// the packed path's time. The GEMM grid and the SYRK strips are both chosen
+// with it.
+constexpr double kStreamBytesPerCycle = 8.0;  // ~28 GB/s at 3.5 GHz: one core's DRAM reads here
 template <typename T>
 double unit_cycles(const Level3Plan<T> &p, double elements, double rows, double cols) {
   const double k = double(p.k), s = p.s;
   const double packed = (p.a_in_place ? 0 : rows) + (p.b_in_place ? 0 : cols);
-  return elements * k * s * s / (32.0 / sizeof(T)) + kPackCycles * packed * k * s;
+  const double streamed = p.a_stream ? rows * k * sizeof(T) / kStreamBytesPerCycle : 0.0;
+  return elements * k * s * s / (32.0 / sizeof(T)) + kPackCycles * packed * k * s + streamed;
 }
 
 // Register tile and cache blocks in elements of the operation's type: the ISA
@@ -457,7 +475,28 @@ void choose_in_place(Level3Plan<T> &p) {
   // 1000×50×20 1.07×, 1000×36×16 1.13×, 500×60×24 1.14×, 3000×30×30
   // 1.16×, 4000×64×32 1.04×, 20000×64×32 1.07×, 300×72×32 1.09×, 10000×40×8
   // 1.01×; dgemm 20000×64×32 1.07×, 8000×72×24 1.05×, 2T 1.02–1.10×).
-  if (p.s == 1 && p.k <= 256 && p.n <= (p.k <= 32 ? 6 : 2) * p.nr && a_columns_in_place(p.A)) p.a_in_place = true;
+  // GEMM (session 55): up to 4·NR columns at any k. Past 256 k-steps the
+  // tiles stalled on A's lines, k columns apart (the "too many streams"
+  // above): within the last-level cache they read them at its pace, from
+  // memory (op(A) past kAStreamBytes) the first column panel of each block
+  // prefetches the next row tile's (ukr_direct_stream). Packing read A from
+  // memory at ~18 GB/s in a pass of its own before any FMA. Zen 5, 1
+  // thread, in place ÷ packed speed, the same operands every call: dgemm
+  // 4000×n×4000 (128 MB, streamed) n = 4 / 8 / 16 / 24 / 32 / 48 1.6 / 1.7
+  // / 1.5 / 1.5 / 1.3 / 1.2, sgemm 2.0 / 2.3 / 1.5 / 1.4 / 1.3 / 1.2;
+  // dgemm 1000×16×1000 (cached) 1.39, 800×32×800 1.24, 2000×48×256 1.14,
+  // sgemm 1000×16×1000 1.38, 2000×36×128 1.21; m·k of 20000 with few rows
+  // 0.96–1.44 (dgemm 100×24×20000 0.96–0.97, sgemm 64×48×20000 0.98). 2
+  // threads: dgemm 4000×8×4000 1.5, sgemm 4000×4×4000 2.7. n = 64 read
+  // 0.99–1.12 (sgemm 300×64×3000 0.99): 4·NR it is. SYRK keeps the rule
+  // above (its diagonal tiles have no streaming kernel).
+  if (p.s == 1 && a_columns_in_place(p.A)) {
+    const int panels = p.k <= 32 ? 6 : p.tri == Triangle::all ? 4 : p.k <= 256 ? 2 : 0;
+    if (p.n <= panels * p.nr) {
+      p.a_in_place = true;
+      p.a_stream = p.tri == Triangle::all && double(p.m) * double(p.k) * sizeof(T) > kAStreamBytes;
+    }
+  }
   if (p.m > p.mc_e) return;
   if (p.s == 2) {
     if (p.k >= 64) p.a_in_place = short_columns(p.A, 2);
@@ -671,7 +710,7 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         const int64_t a_ks = p.a_in_place ? p.A.cs : p.mr_e, a_ps = p.a_in_place ? p.mr_e : p.mr_e * kc;
 
         int64_t jr0 = 0;
-        if (!cplx && p.b_in_place && direct_all_takes(K, p.tri, nc)) {
+        if (!cplx && p.b_in_place && !p.a_stream && direct_all_takes(K, p.tri, nc)) {
           // GEMM with B read in place: one kernel call (see direct_panels).
           jr0 = nc;
           K.ukr_direct_all(kc, p.alpha[0], p.a_in_place ? a : Ap, a_ks, a_ps, b, p.B.rs, p.B.cs, beta_r,
@@ -687,6 +726,9 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
             const T *ar = p.a_in_place ? a + r0 * s : Ap + t * a_ps * s;
             if (cplx)
               K.ukr_complex(kc, ar, a_ks, a_ps, bp, beta_c, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d, p.c_cached);
+            else if (p.a_stream && jr == 0)  // op(A)'s block from memory; the next panels find it in L2
+              K.ukr_direct_stream(kc, p.alpha[0], ar, a_ks, p.b_in_place ? b : bp, p.b_in_place ? p.B.rs : p.nr,
+                                  p.b_in_place ? p.B.cs : 1, beta_r, c, p.ldc, r1 - r0, nr);
             else if (p.b_in_place)
               K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, b + jr * p.B.cs, p.B.rs, p.B.cs, beta_r, c, p.ldc,
                            r1 - r0, nr, p.tri, d);
