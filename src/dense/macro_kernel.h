@@ -191,7 +191,7 @@ struct Level3Plan {
   bool direct = false;
   // Blocked path, real types: operands read in place instead of packed (see
   // choose_in_place); a_stream: op(A), in place, streams from memory
-  // (ukr_direct_stream for each block's first column panel).
+  // (ukr_direct_stream over each block's panels).
   bool a_in_place = false, b_in_place = false, a_stream = false;
   Triangle tri = Triangle::all;
   // HERK: real alpha and beta scale each part (Netlib's REAL*COMPLEX, no
@@ -710,7 +710,12 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         const int64_t a_ks = p.a_in_place ? p.A.cs : p.mr_e, a_ps = p.a_in_place ? p.mr_e : p.mr_e * kc;
 
         int64_t jr0 = 0;
-        if (!cplx && p.b_in_place && !p.a_stream && direct_all_takes(K, p.tri, nc)) {
+        if (p.a_stream) {  // op(A)'s block from memory, under all the panels' FMAs
+          jr0 = nc;
+          K.ukr_direct_stream(kc, p.alpha[0], a, a_ks, p.b_in_place ? b : Bp, p.b_in_place ? p.B.rs : p.nr,
+                              p.b_in_place ? p.B.cs : 1, p.nr * (p.b_in_place ? p.B.cs : kc), beta_r,
+                              p.C + ic + jc * p.ldc, p.ldc, mc, nc);
+        } else if (!cplx && p.b_in_place && direct_all_takes(K, p.tri, nc)) {
           // GEMM with B read in place: one kernel call (see direct_panels).
           jr0 = nc;
           K.ukr_direct_all(kc, p.alpha[0], p.a_in_place ? a : Ap, a_ks, a_ps, b, p.B.rs, p.B.cs, beta_r,
@@ -726,9 +731,6 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
             const T *ar = p.a_in_place ? a + r0 * s : Ap + t * a_ps * s;
             if (cplx)
               K.ukr_complex(kc, ar, a_ks, a_ps, bp, beta_c, p.herk, c, p.ldc, r1 - r0, nr, p.tri, d, p.c_cached);
-            else if (p.a_stream && jr == 0)  // op(A)'s block from memory; the next panels find it in L2
-              K.ukr_direct_stream(kc, p.alpha[0], ar, a_ks, p.b_in_place ? b : bp, p.b_in_place ? p.B.rs : p.nr,
-                                  p.b_in_place ? p.B.cs : 1, beta_r, c, p.ldc, r1 - r0, nr);
             else if (p.b_in_place)
               K.ukr_direct(kc, p.alpha[0], ar, a_ks, a_ps, b + jr * p.B.cs, p.B.rs, p.B.cs, beta_r, c, p.ldc,
                            r1 - r0, nr, p.tri, d);

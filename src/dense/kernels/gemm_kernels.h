@@ -97,12 +97,14 @@ struct GemmKernels {
   void (*ukr_direct_all)(int64_t k, T alpha, const T *a, int64_t a_ks, int64_t a_ps, const T *b, int64_t b_ks,
                          int64_t b_js, T beta, T *c, int64_t ldc, int64_t m, int64_t n) = nullptr;
   // ukr_direct for a GEMM (Triangle::all) with op(A) read in place (row tile
-  // t at a + t·MR, a_ps = MR) from beyond the caches: each row tile
-  // prefetches the next one's lines of A as it reads its own, so memory
-  // streams under the FMAs. The same tiles and results as ukr_direct. Null
-  // in the column tables.
+  // t at a + t·MR, a_ps = MR) from beyond the caches, over any n: NR-column
+  // panels of B b_ps apart (panel p's B(l, j) at b[p·b_ps + l·b_ks +
+  // j·b_js]), each row tile across all of them before the next, prefetching
+  // the next tile's lines of A as it reads its own, so memory streams under
+  // the FMAs. The same tiles and results as ukr_direct. Null in the column
+  // tables.
   void (*ukr_direct_stream)(int64_t k, T alpha, const T *a, int64_t a_ks, const T *b, int64_t b_ks, int64_t b_js,
-                            T beta, T *c, int64_t ldc, int64_t m, int64_t n) = nullptr;
+                            int64_t b_ps, T beta, T *c, int64_t ldc, int64_t m, int64_t n) = nullptr;
   // The complex kernel and TEMP packer for unconjugated op(B) with
   // contiguous columns (rs == 1), where the table has them (null elsewhere):
   // pack_b_c_cols stores each panel column by column (column j at 2·j·kc
