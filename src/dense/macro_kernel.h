@@ -477,9 +477,9 @@ void choose_in_place(Level3Plan<T> &p) {
   // 1.01×; dgemm 20000×64×32 1.07×, 8000×72×24 1.05×, 2T 1.02–1.10×).
   // GEMM (session 55): up to 4·NR columns at any k. Past 256 k-steps the
   // tiles stalled on A's lines, k columns apart (the "too many streams"
-  // above): within the last-level cache they read them at its pace, from
-  // memory (op(A) past kAStreamBytes) the first column panel of each block
-  // prefetches the next row tile's (ukr_direct_stream). Packing read A from
+  // above): within the last-level cache they read them at its pace; from
+  // memory (op(A) past kAStreamBytes) each block runs ukr_direct_stream,
+  // whose row tiles prefetch the next one's lines. Packing read A from
   // memory at ~18 GB/s in a pass of its own before any FMA. Zen 5, 1
   // thread, in place ÷ packed speed, the same operands every call: dgemm
   // 4000×n×4000 (128 MB, streamed) n = 4 / 8 / 16 / 24 / 32 / 48 1.6 / 1.7
