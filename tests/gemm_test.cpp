@@ -1190,9 +1190,9 @@ void direct_blocked_bitwise(uint64_t seed) {
 }
 // A GEMM reading op(A) in place from beyond the caches (macro_kernel.h,
 // choose_in_place: real op(A) with contiguous columns, at most 4·NR columns,
-// op(A) past kAStreamBytes) runs its first column panel on the streaming
-// tiles (ukr_direct_stream: each row tile prefetches the next one's lines);
-// a wider product packs op(A). Both sum each element's products in the same
+// op(A) past kAStreamBytes) runs on the streaming tiles (ukr_direct_stream:
+// row tile by row tile across all column panels, each prefetching the next
+// one's lines); a wider product packs op(A). Both sum each element's products in the same
 // order, so a narrow product's columns must come out bit for bit as the same
 // columns of a wide one — on every path, op(B) N and T (packed; read in place
 // where all rows fit one MC block: m = 237), 1, 2 and 3 threads. Row counts

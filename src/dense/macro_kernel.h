@@ -491,6 +491,7 @@ void choose_in_place(Level3Plan<T> &p) {
   // 0.99–1.12 (sgemm 300×64×3000 0.99): 4·NR it is. SYRK keeps the rule
   // above (its diagonal tiles have no streaming kernel).
   if (p.s == 1 && a_columns_in_place(p.A)) {
+    // Column panels read in place over: SYRK past 256 k-steps none (packed).
     const int panels = p.k <= 32 ? 6 : p.tri == Triangle::all ? 4 : p.k <= 256 ? 2 : 0;
     if (p.n <= panels * p.nr) {
       p.a_in_place = true;
@@ -712,9 +713,10 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         int64_t jr0 = 0;
         if (p.a_stream) {  // op(A)'s block from memory, under all the panels' FMAs
           jr0 = nc;
-          K.ukr_direct_stream(kc, p.alpha[0], a, a_ks, p.b_in_place ? b : Bp, p.b_in_place ? p.B.rs : p.nr,
-                              p.b_in_place ? p.B.cs : 1, p.nr * (p.b_in_place ? p.B.cs : kc), beta_r,
-                              p.C + ic + jc * p.ldc, p.ldc, mc, nc);
+          // B in place (B(l, j) at b + l·rs + j·cs) or packed (panels of nr × kc, B(l, j) at l·nr + j).
+          const int64_t b_ks = p.b_in_place ? p.B.rs : p.nr, b_js = p.b_in_place ? p.B.cs : 1;
+          K.ukr_direct_stream(kc, p.alpha[0], a, a_ks, p.b_in_place ? b : Bp, b_ks, b_js,
+                              p.nr * (p.b_in_place ? p.B.cs : kc), beta_r, p.C + ic + jc * p.ldc, p.ldc, mc, nc);
         } else if (!cplx && p.b_in_place && direct_all_takes(K, p.tri, nc)) {
           // GEMM with B read in place: one kernel call (see direct_panels).
           jr0 = nc;
