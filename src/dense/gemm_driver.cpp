@@ -685,6 +685,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
     p.b_in_place = p.a_in_place = true;
   } else {
     choose_in_place(p);
+    choose_pack_ahead(p, h);
   }
   p.m_tiles = ceil_div(m, p.mr_e);
   p.n_tiles = ceil_div(n, unit_cols(p));

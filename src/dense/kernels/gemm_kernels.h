@@ -105,6 +105,13 @@ struct GemmKernels {
   // tables.
   void (*ukr_direct_stream)(int64_t k, T alpha, const T *a, int64_t a_ks, const T *b, int64_t b_ks, int64_t b_js,
                             int64_t b_ps, T beta, T *c, int64_t ldc, int64_t m, int64_t n) = nullptr;
+  // ukr_packed for a GEMM's whole panel (Triangle::all, n = NR, k > 4) whose
+  // tiles also prefetch the next A block from memory (run_packed's a_ahead):
+  // row tile t fetches MR rows of op(A) at pf + t·MR (t < pf_tiles) in the
+  // columns l with l % every == phase (column l at pf + l·pf_ks). The same
+  // tiles and results as ukr_packed. Null in the column tables.
+  void (*ukr_packed_ahead)(int64_t k, T alpha, const T *a, const T *b, T beta, T *c, int64_t ldc, int64_t m,
+                           const T *pf, int64_t pf_ks, int64_t pf_tiles, int every, int phase) = nullptr;
   // The complex kernel and TEMP packer for unconjugated op(B) with
   // contiguous columns (rs == 1), where the table has them (null elsewhere):
   // pack_b_c_cols stores each panel column by column (column j at 2·j·kc
