@@ -1229,18 +1229,19 @@ void streamed_a_bitwise(uint64_t seed) {
   }
 }
 // A GEMM packing op(A) from beyond the caches with few column panels
-// (macro_kernel.h, choose_pack_ahead: op(A) N past kAStreamBytes, 3 to 16
+// (macro_kernel.h, choose_pack_ahead: op(A) N past kAStreamBytes, 3 to 12
 // column panels) has its tiles prefetch the next A block while they compute
-// (ukr_packed_ahead, MC halved); a product past 16 panels packs each block
+// (ukr_packed_ahead, MC halved); a product past 12 panels packs each block
 // as it comes. The same panels and tiles, so a narrow product's columns
 // must equal the same columns of a wide one bit for bit — on every path
-// (n = 64: pack-ahead on all; 30: on the AVX2 and generic tiles; 150: on
-// AVX-512's; partial last panels and tiles, a last k block of 3 steps),
+// (n = 64: pack-ahead on the AVX-512 and AVX2 tiles; 30: on AVX2's and the
+// generic ones; 130: on AVX-512's; partial last panels and tiles, a last k
+// block of 3 steps),
 // op(B) N and T, 1, 2 and 3 threads.
 template <typename T>
 void pack_ahead_bitwise(uint64_t seed) {
   std::mt19937_64 rng(seed);
-  constexpr int64_t kWide = 200, m = 1709;  // past 16 panels on every path (NR <= 12)
+  constexpr int64_t kWide = 200, m = 1709;  // past 12 panels on every path (NR <= 12)
   const int64_t k = int64_t(16e6 / (double(m) * sizeof(T))) / 128 * 128 + 3;  // op(A) ~15.8 MB
   const V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * kWide), rng);
   for (tblasOperation_t tb : {TBLAS_OP_N, TBLAS_OP_T}) {
@@ -1254,7 +1255,7 @@ void pack_ahead_bitwise(uint64_t seed) {
       V<T> Cw = C0;
       ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, kWide, k, &alpha, A.data(), m, B.data(), ldb, &beta, Cw.data(), m),
                 TESSERA_STATUS_SUCCESS);
-      for (int64_t n : {64, 30, 150})
+      for (int64_t n : {64, 30, 130})
         for (int threads : {1, 2, 3}) {
           ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
           V<T> Cn(C0.begin(), C0.begin() + m * n);

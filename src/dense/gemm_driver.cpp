@@ -685,7 +685,6 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
     p.b_in_place = p.a_in_place = true;
   } else {
     choose_in_place(p);
-    choose_pack_ahead(p, h);
   }
   p.m_tiles = ceil_div(m, p.mr_e);
   p.n_tiles = ceil_div(n, unit_cols(p));
@@ -694,6 +693,9 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   int threads = 1;
   ThreadPool::Lease lease = lease_threads<T>(h, flops, p.m_tiles * p.n_tiles, &threads);
   choose_units(p, threads, flops);
+  // After the grid: a work unit of fewer than 3 column panels (threads
+  // splitting n) prefetches too densely (sgemm 4000×64×4000 2T 0.95).
+  if (!kgt && !kg) choose_pack_ahead(p, h, std::min(n, ceil_div(p.n_tiles, p.tn) * unit_cols(p)));
 
   // Workspace: per thread, the A block and the B panel of the unit it runs.
   const int64_t rows = ceil_div(p.m_tiles, p.tm) * p.mr_e;  // elements

@@ -517,7 +517,10 @@ void choose_in_place(Level3Plan<T> &p) {
 // Pack-ahead (run_packed, ukr_packed_ahead): a real GEMM whose op(A) (op N)
 // is packed from memory — past kAStreamBytes, too many columns to stream
 // in place (n > 4·NR) and too few to hide the packing pass: up to
-// kAheadPanels column panels. While a block's whole panels compute, their
+// kAheadPanels column panels, at least 3 per work unit (`unit_n`, after the
+// grid: with 1–2 panels the tiles prefetch every k-step or every other, and
+// sgemm 4000×64×4000 on 2 threads, split by columns, read 0.95). While a
+// block's whole panels compute, their
 // tiles prefetch the next A block (panel j the columns l % panels == j,
 // tile t its row tile t), so pack_a finds it in L2 instead of reading
 // memory at ~13 GB/s (miss-bound: its short column runs, lda apart, keep
@@ -525,17 +528,18 @@ void choose_in_place(Level3Plan<T> &p) {
 // MC is halved (dgemm 120, sgemm 160 rows) so the block and the next one
 // fit the 1 MiB L2 together. Zen 5, 1 thread, in one process against the
 // build before (median of 7 rounds, time before ÷ after), dgemm / sgemm
-// 4000×n×4000: n = 64 1.13–1.15 / 1.13, 96 1.08 / 1.06, 128 1.04–1.07 /
-// 1.05, 192 1.03 / 1.02, 256 1.00 / 1.02 (hence the cap); 2 threads dgemm
-// 64 / 128 / 192 1.13 / 1.04 / 1.03, sgemm 128 / 192 1.13 / 1.08. The
+// 4000×n×4000: n = 64 1.10–1.15 / 1.11–1.13, 96 1.07–1.09 / 1.06–1.07, 128
+// 1.04–1.07 / 1.05–1.08, 192 0.97–1.03 / 0.97–1.02 (hence the cap of 144),
+// 256 1.00 / 1.02; 2 threads n = 64 / 128 dgemm 1.10–1.13 / 1.04–1.07,
+// sgemm 1.02 / 1.05–1.06; 20000×64×1000 1.10 / 1.10 (2T 1.10 / 1.04). The
 // prefetches cost the tiles ~7 % (they share the L1 miss buffers with the
 // A micro-panel's stream from L2) and packing from L2 still costs ~1/7 of
 // the tiles' time at n = 64. The same panels and tiles: the same results.
-constexpr int64_t kAheadPanels = 16;
+constexpr int64_t kAheadPanels = 12;
 template <typename T>
-void choose_pack_ahead(Level3Plan<T> &p, const tblasContext *h) {
+void choose_pack_ahead(Level3Plan<T> &p, const tblasContext *h, int64_t unit_n) {
   p.a_ahead = p.s == 1 && !p.direct && p.tri == Triangle::all && !p.a_in_place && !p.b_in_place && p.A.rs == 1 &&
-              p.K->ukr_packed_ahead && p.n >= 3 * p.nr && p.n <= kAheadPanels * p.nr &&
+              p.K->ukr_packed_ahead && unit_n >= 3 * p.nr && p.n <= kAheadPanels * p.nr &&
               double(p.m) * double(p.k) * sizeof(T) > kAStreamBytes;
   if (p.a_ahead && h->gemm_mc <= 0) p.mc_e = std::max<int64_t>(p.mr_e, p.mc_e / 2 / p.mr_e * p.mr_e);
 }
