@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <set>
 #include <string>
@@ -1188,6 +1189,38 @@ void direct_blocked_bitwise(uint64_t seed) {
                 << " column " << j;
         }
 }
+// Products with n columns (each of `ns`) of op(A) = A (m × k, random) and
+// op(B) N (k × wide) or T (wide × k): their columns must equal the same
+// columns of the wide product bit for bit, on every path and thread count
+// (the narrow products' paths differ from the wide one's, the sums must not).
+template <typename T>
+void narrow_equals_wide(std::mt19937_64 &rng, int64_t m, int64_t k, int64_t wide, std::initializer_list<int64_t> ns,
+                        std::initializer_list<int> thread_counts) {
+  const V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * wide), rng);
+  for (tblasOperation_t tb : {TBLAS_OP_N, TBLAS_OP_T}) {
+    const int64_t ldb = tb == TBLAS_OP_N ? k : wide;  // op(B) T: B is wide × k, the narrow call its first n rows
+    const V<T> C0 = tt::random_vector<T>(size_t(m * wide), rng);
+    const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
+    for (tesseraArch_t arch : supported_paths()) {
+      Handle H;
+      ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
+      ASSERT_EQ(tblasSetNumThreads(H.h, 1), TESSERA_STATUS_SUCCESS);
+      V<T> Cw = C0;
+      ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, wide, k, &alpha, A.data(), m, B.data(), ldb, &beta, Cw.data(), m),
+                TESSERA_STATUS_SUCCESS);
+      for (int64_t n : ns)
+        for (int threads : thread_counts) {
+          ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
+          V<T> Cn(C0.begin(), C0.begin() + m * n);
+          ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, n, k, &alpha, A.data(), m, B.data(), ldb, &beta, Cn.data(), m),
+                    TESSERA_STATUS_SUCCESS);
+          ASSERT_EQ(std::memcmp(Cn.data(), Cw.data(), size_t(m * n) * sizeof(T)), 0)
+              << tesseraGetArchString(arch) << " threads=" << threads << " op(B)=" << op_name(tb) << " m=" << m
+              << " n=" << n << " k=" << k;
+        }
+    }
+  }
+}
 // A GEMM reading op(A) in place from beyond the caches (macro_kernel.h,
 // choose_in_place: real op(A) with contiguous columns, at most 4·NR columns,
 // op(A) past kAStreamBytes) runs on the streaming tiles (ukr_direct_stream:
@@ -1203,29 +1236,7 @@ void streamed_a_bitwise(uint64_t seed) {
   constexpr int64_t kWide = 60;  // past 4·NR on every path: op(A) packed
   for (const auto &[m, n] : {std::pair<int64_t, int64_t>{1709, 13}, {1709, 48}, {1709, 3}, {237, 8}}) {
     const int64_t k = int64_t(14e6 / (double(m) * sizeof(T))) + 3;  // op(A) ~14 MB, a last partial KC block
-    const V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * kWide), rng);
-    for (tblasOperation_t tb : {TBLAS_OP_N, TBLAS_OP_T}) {
-      const int64_t ldb = tb == TBLAS_OP_N ? k : kWide;  // op(B) T: B is kWide × k, the narrow call its first n rows
-      const V<T> C0 = tt::random_vector<T>(size_t(m * kWide), rng);
-      const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
-      for (tesseraArch_t arch : supported_paths()) {
-        Handle H;
-        ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
-        ASSERT_EQ(tblasSetNumThreads(H.h, 1), TESSERA_STATUS_SUCCESS);
-        V<T> Cw = C0;
-        ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, kWide, k, &alpha, A.data(), m, B.data(), ldb, &beta, Cw.data(), m),
-                  TESSERA_STATUS_SUCCESS);
-        for (int threads : {1, 2, 3}) {
-          ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
-          V<T> Cn(C0.begin(), C0.begin() + m * n);
-          ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, n, k, &alpha, A.data(), m, B.data(), ldb, &beta, Cn.data(), m),
-                    TESSERA_STATUS_SUCCESS);
-          ASSERT_EQ(std::memcmp(Cn.data(), Cw.data(), size_t(m * n) * sizeof(T)), 0)
-              << tesseraGetArchString(arch) << " threads=" << threads << " op(B)=" << op_name(tb) << " m=" << m
-              << " n=" << n << " k=" << k;
-        }
-      }
-    }
+    narrow_equals_wide<T>(rng, m, k, kWide, {n}, {1, 2, 3});
   }
 }
 // A GEMM packing op(A) from beyond the caches with few column panels
@@ -1236,37 +1247,14 @@ void streamed_a_bitwise(uint64_t seed) {
 // must equal the same columns of a wide one bit for bit — on every path
 // (n = 64: pack-ahead on the AVX-512 and AVX2 tiles; 30: on AVX2's and the
 // generic ones; 130: on AVX-512's; partial last panels and tiles, a last k
-// block of 3 steps),
-// op(B) N and T, 1, 2 and 3 threads.
+// block of 3 steps), op(B) N and T, 1 and 2 threads (2: units of whole
+// panels or, split by columns, too few for pack-ahead).
 template <typename T>
 void pack_ahead_bitwise(uint64_t seed) {
   std::mt19937_64 rng(seed);
-  constexpr int64_t kWide = 200, m = 1709;  // past 12 panels on every path (NR <= 12)
-  const int64_t k = int64_t(16e6 / (double(m) * sizeof(T))) / 128 * 128 + 3;  // op(A) ~15.8 MB
-  const V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * kWide), rng);
-  for (tblasOperation_t tb : {TBLAS_OP_N, TBLAS_OP_T}) {
-    const int64_t ldb = tb == TBLAS_OP_N ? k : kWide;  // op(B) T: B is kWide × k, the narrow call its first n rows
-    const V<T> C0 = tt::random_vector<T>(size_t(m * kWide), rng);
-    const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
-    for (tesseraArch_t arch : supported_paths()) {
-      Handle H;
-      ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
-      ASSERT_EQ(tblasSetNumThreads(H.h, 2), TESSERA_STATUS_SUCCESS);
-      V<T> Cw = C0;
-      ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, kWide, k, &alpha, A.data(), m, B.data(), ldb, &beta, Cw.data(), m),
-                TESSERA_STATUS_SUCCESS);
-      for (int64_t n : {64, 30, 130})
-        for (int threads : {1, 2, 3}) {
-          ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
-          V<T> Cn(C0.begin(), C0.begin() + m * n);
-          ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, n, k, &alpha, A.data(), m, B.data(), ldb, &beta, Cn.data(), m),
-                    TESSERA_STATUS_SUCCESS);
-          ASSERT_EQ(std::memcmp(Cn.data(), Cw.data(), size_t(m * n) * sizeof(T)), 0)
-              << tesseraGetArchString(arch) << " threads=" << threads << " op(B)=" << op_name(tb) << " n=" << n
-              << " k=" << k;
-        }
-    }
-  }
+  constexpr int64_t kWide = 150, m = 1709;  // past 12 panels on every path (NR <= 12)
+  const int64_t k = int64_t(14.5e6 / (double(m) * sizeof(T))) / 128 * 128 + 3;  // op(A) ~14.0 MB
+  narrow_equals_wide<T>(rng, m, k, kWide, {64, 30, 130}, {1, 2});
 }
 TEST(Gemm, PackAheadBitwiseFloat) { pack_ahead_bitwise<float>(41); }
 TEST(Gemm, PackAheadBitwiseDouble) { pack_ahead_bitwise<double>(42); }
