@@ -520,9 +520,9 @@ void choose_in_place(Level3Plan<T> &p) {
 // kAheadPanels column panels, at least 3 per work unit (`unit_n`, after the
 // grid: with 1–2 panels the tiles prefetch every k-step or every other, and
 // sgemm 4000×64×4000 on 2 threads, split by columns, read 0.95). While a
-// block's whole panels compute, their
-// tiles prefetch the next A block (panel j the columns l % panels == j,
-// tile t its row tile t), so pack_a finds it in L2 instead of reading
+// block's whole panels compute, their tiles prefetch the next A block
+// (panel j the columns l % panels == j, tile t its row tile t), so pack_a
+// finds it in L2 instead of reading
 // memory at ~13 GB/s (miss-bound: its short column runs, lda apart, keep
 // the hardware prefetchers from running ahead) in a pass nothing overlaps.
 // MC is halved (dgemm 120, sgemm 160 rows) so the block and the next one
