@@ -695,7 +695,7 @@ tesseraStatus_t gemm_rows(tblasContext *h, int64_t m, int64_t n, int64_t k, cons
   choose_units(p, threads, flops);
   // After the grid: a work unit of fewer than 3 column panels (threads
   // splitting n) prefetches too densely (sgemm 4000×64×4000 2T 0.95).
-  if (!kgt && !kg) choose_pack_ahead(p, h, std::min(n, ceil_div(p.n_tiles, p.tn) * unit_cols(p)));
+  choose_pack_ahead(p, h, std::min(n, ceil_div(p.n_tiles, p.tn) * unit_cols(p)));
 
   // Workspace: per thread, the A block and the B panel of the unit it runs.
   const int64_t rows = ceil_div(p.m_tiles, p.tm) * p.mr_e;  // elements

@@ -782,23 +782,18 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
           K.ukr_direct_all(kc, p.alpha[0], p.a_in_place ? a : Ap, a_ks, a_ps, b, p.B.rs, p.B.cs, beta_r,
                            p.C + ic + jc * p.ldc, p.ldc, mc, nc);
         }
-        if (p.a_ahead) {
-          // Whole column panels prefetch the next block's columns l with
-          // l % panels == j (panel j), tile t its row tile t (choose_pack_ahead).
-          // Not into a shorter last k block: the tiles' k-steps would run
-          // past its columns.
-          const NextABlock<T> nb = next_block(jc, pc, ic);
+        // Pack-ahead: the whole column panels prefetch the next block's
+        // columns l with l % panels == j (panel j), tile t its row tile t
+        // (choose_pack_ahead); the rest, and a block followed by a shorter
+        // last k block (the tiles' k-steps would run past its columns), as
+        // below.
+        const NextABlock<T> nb = p.a_ahead ? next_block(jc, pc, ic) : NextABlock<T>{};
+        if (nb.any && nb.kc >= kc && kc > 4) {
           const int64_t whole = nc / p.nr;
-          const bool ahead = nb.any && nb.kc >= kc && kc > 4;
-          const T *pf = p.A.p + nb.ic + nb.pc * p.A.cs;
-          for (int64_t j = 0; j < whole; ++j) {
-            const T *bp = Bp + j * p.nr * kc;
-            T *c = p.C + ic + (jc + j * p.nr) * p.ldc;
-            if (ahead)
-              K.ukr_packed_ahead(kc, p.alpha[0], Ap, bp, beta_r, c, p.ldc, mc, pf, p.A.cs, ceil_div(nb.mc, p.mr_e),
-                                 int(whole), int(j));
-            else K.ukr_packed(kc, p.alpha[0], Ap, bp, beta_r, c, p.ldc, mc, p.nr, Triangle::all, 0);
-          }
+          const T *pf = p.A.p + nb.ic * p.A.rs + nb.pc * p.A.cs;
+          for (int64_t j = 0; j < whole; ++j)
+            K.ukr_packed_ahead(kc, p.alpha[0], Ap, Bp + j * p.nr * kc, beta_r, p.C + ic + (jc + j * p.nr) * p.ldc,
+                               p.ldc, mc, pf, p.A.cs, ceil_div(nb.mc, p.mr_e), int(whole), int(j));
           jr0 = whole * p.nr;
         }
         for (int64_t jr = jr0, nr; jr < nc; jr += nr) {
