@@ -1256,6 +1256,28 @@ void pack_ahead_bitwise(uint64_t seed) {
   const int64_t k = int64_t(14.5e6 / (double(m) * sizeof(T))) / 128 * 128 + 3;  // op(A) ~14.0 MB
   narrow_equals_wide<T>(rng, m, k, kWide, {64, 30, 130}, {1, 2});
 }
+// A complex GEMM reads op(A) in place where its columns are contiguous and
+// unconjugated and C has at most 8 column panels (macro_kernel.h,
+// choose_in_place), past 1 MiB of op(A) and from 16 k-steps on the
+// streaming tiles (ukr_complex_stream: row tile by row tile across all
+// panels; C of the tile below prefetched past 2 panels); a wider product
+// packs op(A). The same tiles and sums, so a narrow product's columns must
+// equal the same columns of a wide one bit for bit — on every path, op(B)
+// N and T, 1, 2 and 3 threads: streamed (op(A) ~14 MB, a last partial KC
+// block; last row tiles of one vector or a part of two, m = 1700 / 1709),
+// in place within the L2 (m = 200) and with k = 3 (the small-k loop; past
+// the direct path's size).
+template <typename T>
+void complex_in_place_bitwise(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  constexpr int64_t kWide = 60;  // past 8 panels on every path (NRC <= 6): op(A) packed
+  const int64_t k14 = int64_t(14e6 / (1700.0 * sizeof(T))) + 3;
+  for (const auto &[m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1709, 13, k14}, {1700, 48, k14}, {1700, 3, k14},
+                                {200, 8, 300}, {6000, 16, 3}})
+    narrow_equals_wide<T>(rng, m, k, kWide, {n}, {1, 2, 3});
+}
+TEST(Gemm, ComplexInPlaceBitwiseFloat) { complex_in_place_bitwise<std::complex<float>>(43); }
+TEST(Gemm, ComplexInPlaceBitwiseDouble) { complex_in_place_bitwise<std::complex<double>>(44); }
 TEST(Gemm, PackAheadBitwiseFloat) { pack_ahead_bitwise<float>(41); }
 TEST(Gemm, PackAheadBitwiseDouble) { pack_ahead_bitwise<double>(42); }
 TEST(Gemm, StreamedABitwiseFloat) { streamed_a_bitwise<float>(39); }

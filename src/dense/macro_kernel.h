@@ -189,9 +189,10 @@ struct Level3Plan {
   int64_t ldc = 0;
   int64_t mr_e = 0, nr = 0, kc_e = 0, mc_e = 0, nc = 0;  // blocking in elements of the operation's type
   bool direct = false;
-  // Blocked path, real types: operands read in place instead of packed (see
-  // choose_in_place); a_stream: op(A), in place, streams from memory
-  // (ukr_direct_stream over each block's panels).
+  // Blocked path: operands read in place instead of packed (see
+  // choose_in_place; complex: op(A) only); a_stream: op(A), in place,
+  // streams from memory (ukr_direct_stream / ukr_complex_stream over each
+  // block's panels).
   bool a_in_place = false, b_in_place = false, a_stream = false;
   // a_ahead: op(A) packed from memory, each block's tiles prefetching the
   // next block (choose_pack_ahead, ukr_packed_ahead).
@@ -255,14 +256,18 @@ inline void for_each_unit(Level3Plan<T> &p, int slot, int nslots, int units, F f
 // about kStreamBytesPerCycle — so a grid that has every unit read all of it
 // costs more than one that splits its rows: dgemm 4000×48×4000 on 2 threads,
 // split by columns (each thread streaming all 128 MB), had taken 0.83 of
-// the packed path's time. The GEMM grid and the SYRK strips are both chosen
+// the packed path's time. A complex GEMM's op(A) read in place is priced so
+// at any size: split by columns, each thread read all of it from the L3
+// (zgemm 700×24×700 2T 0.76 ms against 0.61 split by rows; cgemm
+// 1000×12×1000 0.35 against 0.33). The GEMM grid and the SYRK strips are both chosen
 // with it.
 constexpr double kStreamBytesPerCycle = 8.0;  // ~28 GB/s at 3.5 GHz: one core's DRAM reads here
 template <typename T>
 double unit_cycles(const Level3Plan<T> &p, double elements, double rows, double cols) {
   const double k = double(p.k), s = p.s;
   const double packed = (p.a_in_place ? 0 : rows) + (p.b_in_place ? 0 : cols);
-  const double streamed = p.a_stream ? rows * k * sizeof(T) / kStreamBytesPerCycle : 0.0;
+  const bool a_read = p.a_stream || (s == 2 && p.a_in_place && p.tri == Triangle::all);
+  const double streamed = a_read ? rows * k * s * sizeof(T) / kStreamBytesPerCycle : 0.0;
   return elements * k * s * s / (32.0 / sizeof(T)) + kPackCycles * packed * k * s + streamed;
 }
 
@@ -464,6 +469,38 @@ bool direct_all_takes(const GemmKernels<T> &K, Triangle tri, int64_t cols) {
 // (200×4000×1..8, 480×480×8) it read 0.93–1.04, so those stay packed).
 // Each element's FMA sequence is the same either way, so the choice never
 // changes a result.
+// Complex GEMM (session 57): op(A) with contiguous, unconjugated columns is
+// read in place by the complex tiles up to kComplexInPlacePanels column
+// panels (48 columns on AVX-512) at any m: a complex multiply-add is four
+// real FMAs, so a TEMP panel of NRC = 6 columns does the work of a real
+// one of 24, and packing op(A) was a pass of its own before any FMA. Past
+// kComplexStreamBytes of op(A) (the L2) and from kComplexStreamMinK steps
+// the blocks run ukr_complex_stream (row tile by row tile across all
+// panels, the next tile's lines prefetched; past two panels with k <= 128
+// the tile below's C too): reading L3-resident columns k apart stalled the
+// tiles as memory did (Zen 5, 1 thread, in place ÷ streamed time: cgemm
+// 1000×24×1000 1.19–1.22, 1000×12×1000 1.12–1.26, zgemm 700×24×700
+// 1.10–1.18); with op(A) in the L2 the prefetches only cost (zgemm
+// 2000×12×16 0.92–0.97). With C beyond the cache (c_cached false) and few
+// k-steps C's traffic decides, and the packed path's panel-by-panel walk
+// kept ahead: there more than two panels stay packed below
+// kComplexWideMinK steps (streamed ÷ packed time, 1T / 2T: zgemm
+// 100000×24×16 1.11 / 1.06, 100000×24×32 1.01 / 0.96, cgemm 100000×48×16
+// 1.04 / 1.15; from 64 steps zgemm 50000×24×64 0.90 / 0.88, cgemm
+// 100000×48×64 0.89 / 0.93), one or two below kComplexStreamMinK (zgemm
+// 100000×12×8 streamed 1.15–1.28). Zen 5, one process against the packed
+// build (both load orders, median of 7, time before ÷ after), 1T / 2T:
+// cgemm 4000×n×4000 n = 8 / 24 / 48 1.42 / 1.27 / 1.11, 2T 1.39 / 1.26 /
+// 1.14; zgemm 1.37 / 1.23 / 1.07, 2T 1.53 / 1.33 / 1.10; cached, cgemm
+// 1000×24×1000 1.20 / 1.22, 1000×48×1000 1.11 / 1.08, zgemm 700×24×700 1.13
+// / 1.21, 500×48×500 1.05 / 1.07; cgemm 500×6×200 1.69 / 1.55, 100000×6×32
+// 1.17–1.67, 64×48×20000 1.07 / 1.00, zgemm 128×24×20000 1.22 / 1.26,
+// 2000×12×16 1.29 / 1.23; AVX2 tiles (NRC 3: 24 columns) 1.11–1.49. The
+// same tiles and FMAs: the same results (ComplexInPlaceBitwise).
+constexpr int64_t kComplexInPlacePanels = 8;
+constexpr int64_t kComplexStreamMinK = 16, kComplexWideMinK = 64;
+constexpr double kComplexStreamBytes = 1024.0 * 1024.0;
+
 template <typename T>
 void choose_in_place(Level3Plan<T> &p) {
   if (p.direct) return;
@@ -501,9 +538,14 @@ void choose_in_place(Level3Plan<T> &p) {
       p.a_stream = p.tri == Triangle::all && double(p.m) * double(p.k) * sizeof(T) > kAStreamBytes;
     }
   }
+  if (p.s == 2 && p.tri == Triangle::all && a_columns_in_place(p.A) && p.n <= kComplexInPlacePanels * p.nr &&
+      (p.c_cached || p.k >= (p.n <= 2 * p.nr ? kComplexStreamMinK : kComplexWideMinK))) {
+    p.a_in_place = true;
+    p.a_stream = p.k >= kComplexStreamMinK && double(p.m) * double(p.k) * 2 * sizeof(T) > kComplexStreamBytes;
+  }
   if (p.m > p.mc_e) return;
   if (p.s == 2) {
-    if (p.k >= 64) p.a_in_place = short_columns(p.A, 2);
+    if (p.k >= 64) p.a_in_place = p.a_in_place || short_columns(p.A, 2);
     return;
   }
   // Below 64 k-steps B is still read in place when it feeds few row tiles:
@@ -770,7 +812,11 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         const int64_t a_ks = p.a_in_place ? p.A.cs : p.mr_e, a_ps = p.a_in_place ? p.mr_e : p.mr_e * kc;
 
         int64_t jr0 = 0;
-        if (p.a_stream) {  // op(A)'s block from memory, under all the panels' FMAs
+        if (p.a_stream && cplx) {
+          jr0 = nc;
+          K.ukr_complex_stream(kc, a, a_ks, Bp, p.nr * kc, beta_c, p.C + (ic + jc * p.ldc) * s, p.ldc, mc, nc,
+                               p.c_cached);
+        } else if (p.a_stream) {  // op(A)'s block from memory, under all the panels' FMAs
           jr0 = nc;
           // B in place (B(l, j) at b + l·rs + j·cs) or packed (panels of nr × kc, B(l, j) at l·nr + j).
           const int64_t b_ks = p.b_in_place ? p.B.rs : p.nr, b_js = p.b_in_place ? p.B.cs : 1;

@@ -112,6 +112,14 @@ struct GemmKernels {
   // tiles and results as ukr_packed. Null in the column tables.
   void (*ukr_packed_ahead)(int64_t k, T alpha, const T *a, const T *b, T beta, T *c, int64_t ldc, int64_t m,
                            const T *pf, int64_t pf_ks, int64_t pf_tiles, int every, int phase) = nullptr;
+  // ukr_complex for a GEMM (Triangle::all, beta complex) with op(A) read in
+  // place (row tile t at a + t·MRC) from beyond the L2, over any n:
+  // pack_b_c panels b_ps complex elements apart, each row tile across all
+  // of them before the next, prefetching the next tile's lines of A as it
+  // reads its own (ukr_direct_stream's scheme; c_cached as ukr_complex's).
+  // The same tiles and results as ukr_complex. Null in the column tables.
+  void (*ukr_complex_stream)(int64_t k, const T *a, int64_t a_ks, const T *b, int64_t b_ps, const T *beta, T *c,
+                             int64_t ldc, int64_t m, int64_t n, bool c_cached) = nullptr;
   // The complex kernel and TEMP packer for unconjugated op(B) with
   // contiguous columns (rs == 1), where the table has them (null elsewhere):
   // pack_b_c_cols stores each panel column by column (column j at 2·j·kc
