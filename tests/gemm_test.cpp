@@ -1263,17 +1263,17 @@ void pack_ahead_bitwise(uint64_t seed) {
 // panels; C of the tile below prefetched past 2 panels); a wider product
 // packs op(A). The same tiles and sums, so a narrow product's columns must
 // equal the same columns of a wide one bit for bit — on every path, op(B)
-// N and T, 1, 2 and 3 threads: streamed (op(A) ~14 MB, a last partial KC
-// block; last row tiles of one vector or a part of two, m = 1700 / 1709),
-// in place within the L2 (m = 200) and with k = 3 (the small-k loop; past
-// the direct path's size).
+// N and T, 1, 2 and 3 threads: streamed (op(A) ~1.8 MB; on AVX-512 a
+// last KC block of 3 steps; last row tiles of one vector or a part of
+// two, m = 300 / 293), in place within the L2 (k = 200) and with
+// k = 3 (the small-k loop; past the direct path's size).
 template <typename T>
 void complex_in_place_bitwise(uint64_t seed) {
   std::mt19937_64 rng(seed);
   constexpr int64_t kWide = 60;  // past 8 panels on every path (NRC <= 6): op(A) packed
-  const int64_t k14 = int64_t(14e6 / (1700.0 * sizeof(T))) + 3;
-  for (const auto &[m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1709, 13, k14}, {1700, 48, k14}, {1700, 3, k14},
-                                {200, 8, 300}, {6000, 16, 3}})
+  const int64_t ks = sizeof(T) == 8 ? 771 : 387;  // two AVX-512 KC blocks (complex f32 384, f64 192) and 3 steps
+  for (const auto &[m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{300, 13, ks}, {293, 48, ks}, {300, 3, ks},
+                                {300, 8, 200}, {6000, 16, 3}})
     narrow_equals_wide<T>(rng, m, k, kWide, {n}, {1, 2, 3});
 }
 TEST(Gemm, ComplexInPlaceBitwiseFloat) { complex_in_place_bitwise<std::complex<float>>(43); }
