@@ -259,8 +259,8 @@ inline void for_each_unit(Level3Plan<T> &p, int slot, int nslots, int units, F f
 // the packed path's time. A complex GEMM's op(A) read in place is priced so
 // at any size: split by columns, each thread read all of it from the L3
 // (zgemm 700×24×700 2T 0.76 ms against 0.61 split by rows; cgemm
-// 1000×12×1000 0.35 against 0.33). The GEMM grid and the SYRK strips are both chosen
-// with it.
+// 1000×12×1000 0.35 against 0.33). The GEMM grid and the SYRK strips are
+// both chosen with it.
 constexpr double kStreamBytesPerCycle = 8.0;  // ~28 GB/s at 3.5 GHz: one core's DRAM reads here
 template <typename T>
 double unit_cycles(const Level3Plan<T> &p, double elements, double rows, double cols) {
