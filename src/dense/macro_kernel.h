@@ -538,16 +538,17 @@ void choose_in_place(Level3Plan<T> &p) {
       p.a_stream = p.tri == Triangle::all && double(p.m) * double(p.k) * sizeof(T) > kAStreamBytes;
     }
   }
-  if (p.s == 2 && p.tri == Triangle::all && a_columns_in_place(p.A) && p.n <= kComplexInPlacePanels * p.nr &&
-      (p.c_cached || p.k >= (p.n <= 2 * p.nr ? kComplexStreamMinK : kComplexWideMinK))) {
-    p.a_in_place = true;
-    p.a_stream = p.k >= kComplexStreamMinK && double(p.m) * double(p.k) * 2 * sizeof(T) > kComplexStreamBytes;
-  }
-  if (p.m > p.mc_e) return;
-  if (p.s == 2) {
-    if (p.k >= 64) p.a_in_place = p.a_in_place || short_columns(p.A, 2);
+  if (p.s == 2) {  // complex: op(A) only (B is always formed as TEMP)
+    if (p.tri == Triangle::all && a_columns_in_place(p.A) && p.n <= kComplexInPlacePanels * p.nr &&
+        (p.c_cached || p.k >= (p.n <= 2 * p.nr ? kComplexStreamMinK : kComplexWideMinK))) {
+      p.a_in_place = true;
+      p.a_stream = p.k >= kComplexStreamMinK && double(p.m) * double(p.k) * 2 * sizeof(T) > kComplexStreamBytes;
+    } else {
+      p.a_in_place = p.m <= p.mc_e && p.k >= 64 && short_columns(p.A, 2);
+    }
     return;
   }
+  if (p.m > p.mc_e) return;
   // Below 64 k-steps B is still read in place when it feeds few row tiles:
   // packing costs ~3 cycles per element of a B panel, shared by the column's
   // ceil(m/MR) tiles, against the direct tile's set-up over few k-steps.
@@ -812,11 +813,11 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         const int64_t a_ks = p.a_in_place ? p.A.cs : p.mr_e, a_ps = p.a_in_place ? p.mr_e : p.mr_e * kc;
 
         int64_t jr0 = 0;
-        if (p.a_stream && cplx) {
+        if (p.a_stream && cplx) {  // op(A)'s block from memory, under all the panels' FMAs
           jr0 = nc;
           K.ukr_complex_stream(kc, a, a_ks, Bp, p.nr * kc, beta_c, p.C + (ic + jc * p.ldc) * s, p.ldc, mc, nc,
                                p.c_cached);
-        } else if (p.a_stream) {  // op(A)'s block from memory, under all the panels' FMAs
+        } else if (p.a_stream) {
           jr0 = nc;
           // B in place (B(l, j) at b + l·rs + j·cs) or packed (panels of nr × kc, B(l, j) at l·nr + j).
           const int64_t b_ks = p.b_in_place ? p.B.rs : p.nr, b_js = p.b_in_place ? p.B.cs : 1;
