@@ -2,7 +2,7 @@
 # Installs what Tessera needs to build, test and benchmark on Debian 12 (root).
 # Skips apt entirely when everything is already present.
 set -euo pipefail
-pkgs=(build-essential cmake libgtest-dev libgmock-dev
+pkgs=(build-essential cmake ninja-build libgtest-dev libgmock-dev
       libopenblas-dev libopenblas0-openmp libopenblas0-pthread libblis-dev libblis4-pthread
       libeigen3-dev librsb-dev gnuplot-nox
       libblas3 libblas-test python3 python3-numpy python3-pytest python3-hypothesis pkg-config

@@ -1,6 +1,13 @@
-// AVX-512 (F/DQ/VL/BW) micro-kernels and packers (32 zmm registers).
-// Compiled with -mavx512f -mavx512dq -mavx512vl -mavx512bw; only reached when
-// the CPU and OS support them. Edge rows use k-masks for loads and stores.
+// AVX-512 (F/DQ/VL/BW) vector traits for the micro-kernels and packers (32 zmm
+// registers), and the blocks of the tables built on them. Included by the
+// two kernel files, one per precision (gemm_f64_avx512.cpp, gemm_f32_avx512.cpp:
+// each instantiates gemm_template.inc for its traits; two translation units
+// so the two halves compile side by side — the one file was the longest
+// compile of every build, CI's critical path). Compiled with -mavx512f
+// -mavx512dq -mavx512vl -mavx512bw; only reached when the CPU and OS support
+// them. Edge rows use k-masks for loads and stores.
+#pragma once
+
 #include <immintrin.h>
 
 #include <algorithm>
@@ -164,8 +171,6 @@ struct VF32 {
   }
 };
 
-#include "dense/kernels/gemm_template.inc"
-
 // Tiles: 2 zmm × 12 columns = 24 accumulators + 2 A vectors + broadcasts
 // (folded into the FMA as {1toN} memory operands) within 32 zmm registers.
 // Zen 4 executes a zmm FMA as two 256-bit halves (peak = AVX2's; the larger
@@ -191,35 +196,12 @@ struct VF32 {
 // cgemm 2048³ 1T 1.00 / 1.02, 2T 1.05 / 1.08; ssyrk / dsyrk / csyrk / zherk
 // 2048 1T 1.03 / 1.03 / 1.05 / 1.03; n = 1024 (one jc block either way)
 // 0.99–1.00. NC 768 read the same as 1020, 1536 0.99.
-// One set of blocks per precision for every table below: KC fixes how each
+// One set of blocks per precision for all its tables (below, in the two kernel
+// files): KC fixes how each
 // element's k sum is split (the tile writes C back after every KC block), so
 // tables that share it give the same bits and SYRK's choice of tile never
 // changes a result.
 constexpr int64_t kF64Kc = 256, kF64Mc = 240, kF64Nc = 1020, kF64KcComplex = 192;
 constexpr int64_t kF32Kc = 384, kF32Mc = 320, kF32Nc = 1020;
-const GemmKernels<double> kF64 =
-    make_gemm_kernels<VF64, 2, 12, true>("f64_gemm_16x12__avx512", kF64Kc, kF64Mc, kF64Nc, kF64KcComplex);
-const GemmKernels<float> kF32 =
-    make_gemm_kernels<VF32, 2, 12, true>("f32_gemm_32x12__avx512", kF32Kc, kF32Mc, kF32Nc);
-// Narrow tiles (complex 8×4 in f32, 4×4 in f64): 1 vector × 8 columns, for
-// small-n complex SYRK, where the 16×6 complex tile is mostly outside the
-// triangle (see syrk_driver.cpp).
-const GemmKernels<double> kF64Narrow =
-    make_gemm_kernels<VF64, 1, 8, true>("f64_gemm_8x8__avx512", kF64Kc, kF64Mc, kF64Nc, kF64KcComplex);
-const GemmKernels<float> kF32Narrow = make_gemm_kernels<VF32, 1, 8>("f32_gemm_16x8__avx512", kF32Kc, kF32Mc, kF32Nc);
-// The same row vector × 16 columns (complex f32 8×8): 16 FMA chains where the
-// 8×4 tile has 8, which run short of the 4-cycle FMA latency × 2 pipes (see
-// syrk_driver.cpp for where it is chosen and what it measured).
-const GemmKernels<float> kF32NarrowC8 =
-    make_gemm_kernels<VF32, 1, 16>("f32_gemm_16x16__avx512", kF32Kc, kF32Mc, kF32Nc);
-// One column, 8 row vectors: 8 FMA chains (the 4-cycle latency × 2 pipes),
-// 8 A loads per broadcast of B — two zmm loads per cycle at full FMA rate.
-const GemmKernels<double> kF64Column = make_column_kernels<VF64, 8>("f64_gemm_64x1__avx512", kF64Kc, kF64Mc, kF64Nc);
-const GemmKernels<float> kF32Column = make_column_kernels<VF32, 8>("f32_gemm_128x1__avx512", kF32Kc, kF32Mc, kF32Nc);
-// Two columns: 16 accumulators + 8 A vectors + a broadcast.
-const GemmKernels<double> kF64Column2 =
-    make_column_kernels<VF64, 8, 2>("f64_gemm_64x2__avx512", kF64Kc, kF64Mc, kF64Nc);
-const GemmKernels<float> kF32Column2 =
-    make_column_kernels<VF32, 8, 2>("f32_gemm_128x2__avx512", kF32Kc, kF32Mc, kF32Nc);
 
 }  // namespace tessera::dense::avx512

@@ -1,5 +1,10 @@
-// AVX2 + FMA3 micro-kernels and packers (16 ymm registers).
-// Compiled with -mavx2 -mfma; only reached when the CPU has both.
+// AVX2 + FMA3 vector traits for the micro-kernels and packers (16 ymm
+// registers), and the blocks of the tables built on them. Included by the two
+// kernel files, one per precision (gemm_f64_avx2.cpp, gemm_f32_avx2.cpp: two
+// translation units that compile side by side). Compiled with -mavx2 -mfma;
+// only reached when the CPU has both.
+#pragma once
+
 #include <immintrin.h>
 
 #include <algorithm>
@@ -124,8 +129,6 @@ struct VF32 {
   }
 };
 
-#include "dense/kernels/gemm_template.inc"
-
 // Tiles: 2 vectors × 6 columns = 12 accumulators + 2 A vectors + 1 broadcast
 // fill the 16 ymm registers (rm + rn + rm*rn <= 16 in the seed's terms), and
 // 12 independent FMA chains cover 2 FMA pipes × 4-cycle latency on Zen 4.
@@ -136,17 +139,7 @@ struct VF32 {
 // Complex f64 runs KC = 192 complex k-steps, as the AVX-512 tables do: SYRK
 // on a half-rate 512-bit core takes these tiles for small n
 // (syrk_driver.cpp), and one KC gives the same bits either way.
-const GemmKernels<double> kF64 = make_gemm_kernels<VF64, 2, 6, true>("f64_gemm_8x6__avx2", 256, 240, 2040, 192);
-const GemmKernels<float> kF32 = make_gemm_kernels<VF32, 2, 6, true>("f32_gemm_16x6__avx2", 384, 336, 2040);
-// Narrow tiles (complex 4×4 in f32, 2×4 in f64): 1 vector × 8 columns = 8
-// accumulators; same blocks as the main tables.
-const GemmKernels<double> kF64Narrow = make_gemm_kernels<VF64, 1, 8>("f64_gemm_4x8__avx2", 256, 240, 2040, 192);
-const GemmKernels<float> kF32Narrow = make_gemm_kernels<VF32, 1, 8>("f32_gemm_8x8__avx2", 384, 336, 2040);
-// One column, 8 row vectors (8 FMA chains; 8 accumulators + a broadcast of 16 ymm).
-const GemmKernels<double> kF64Column = make_column_kernels<VF64, 8>("f64_gemm_32x1__avx2", 256, 240, 2040);
-const GemmKernels<float> kF32Column = make_column_kernels<VF32, 8>("f32_gemm_64x1__avx2", 384, 336, 2040);
-// Two columns: 4 row vectors (8 accumulators + 4 A + a broadcast of 16 ymm).
-const GemmKernels<double> kF64Column2 = make_column_kernels<VF64, 4, 2>("f64_gemm_16x2__avx2", 256, 240, 2040);
-const GemmKernels<float> kF32Column2 = make_column_kernels<VF32, 4, 2>("f32_gemm_32x2__avx2", 384, 336, 2040);
+constexpr int64_t kF64Kc = 256, kF64Mc = 240, kF64Nc = 2040, kF64KcComplex = 192;
+constexpr int64_t kF32Kc = 384, kF32Mc = 336, kF32Nc = 2040;
 
 }  // namespace tessera::dense::avx2
