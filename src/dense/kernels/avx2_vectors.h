@@ -69,7 +69,7 @@ struct VF64 {
   static vec swap_pairs(vec a) { return _mm256_permute_pd(a, 0x5); }
   static vec addsub(vec a, vec b) { return _mm256_addsub_pd(a, b); }
   // r[i] holds 2 complex of row i → r[l] holds element l of rows 0, 1.
-  static constexpr bool kDupPairs = false;  // see gemm_avx512.cpp
+  static constexpr bool kDupPairs = false;  // see avx512_vectors.h
   static constexpr bool kTransposeC = true;
   static void transpose_c(vec (&r)[2]) {
     const vec t0 = _mm256_permute2f128_pd(r[0], r[1], 0x20), t1 = _mm256_permute2f128_pd(r[0], r[1], 0x31);
@@ -109,7 +109,7 @@ struct VF32 {
   static vec addsub(vec a, vec b) { return _mm256_addsub_ps(a, b); }
   // r[i] holds 4 complex (64-bit units) of row i → r[l] holds element l of
   // rows 0..3.
-  static constexpr bool kDupPairs = false;  // see gemm_avx512.cpp
+  static constexpr bool kDupPairs = false;  // see avx512_vectors.h
   static constexpr bool kTransposeC = true;
   static void transpose_c(vec (&r)[4]) {
     const __m256d a0 = _mm256_castps_pd(r[0]), a1 = _mm256_castps_pd(r[1]), a2 = _mm256_castps_pd(r[2]),

@@ -23,7 +23,7 @@ struct VGeneric {
   // portability, not speed.
   static constexpr bool kSmallK = false;
   static constexpr bool kPartialMoves = false;
-  static constexpr bool kDupPairs = false;  // see gemm_avx512.cpp
+  static constexpr bool kDupPairs = false;  // see avx512_vectors.h
   static constexpr bool kTransposeC = false;  // no transpose_c (packers move elements one by one)
   static vec zero() {
     vec r;

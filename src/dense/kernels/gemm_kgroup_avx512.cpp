@@ -39,7 +39,7 @@ namespace {
 // (Broadcasts, extracts and casts in their maskz forms with every lane kept:
 // the plain intrinsics pass an undefined merge source that GCC 12 reports as
 // possibly uninitialised when inlined — a false positive, as in
-// gemm_avx512.cpp; the same instructions result.)
+// avx512_vectors.h; the same instructions result.)
 
 // f(integral_constant<int, q>) for q = 0 .. N-1 (lane-insert immediates and
 // permute constants need q at compile time).
