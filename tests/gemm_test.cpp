@@ -1195,9 +1195,11 @@ void direct_blocked_bitwise(uint64_t seed) {
 // (the narrow products' paths differ from the wide one's, the sums must not).
 template <typename T>
 void narrow_equals_wide(std::mt19937_64 &rng, int64_t m, int64_t k, int64_t wide, std::initializer_list<int64_t> ns,
-                        std::initializer_list<int> thread_counts) {
+                        std::initializer_list<int> thread_counts, tblasOperation_t ta = TBLAS_OP_N,
+                        std::initializer_list<tblasOperation_t> op_b = {TBLAS_OP_N, TBLAS_OP_T}) {
   const V<T> A = tt::random_vector<T>(size_t(m * k), rng), B = tt::random_vector<T>(size_t(k * wide), rng);
-  for (tblasOperation_t tb : {TBLAS_OP_N, TBLAS_OP_T}) {
+  const int64_t lda = ta == TBLAS_OP_N ? m : k;  // op(A) T: A is k × m
+  for (tblasOperation_t tb : op_b) {
     const int64_t ldb = tb == TBLAS_OP_N ? k : wide;  // op(B) T: B is wide × k, the narrow call its first n rows
     const V<T> C0 = tt::random_vector<T>(size_t(m * wide), rng);
     const T alpha = tt::random_value<T>(rng), beta = tt::random_value<T>(rng);
@@ -1206,16 +1208,17 @@ void narrow_equals_wide(std::mt19937_64 &rng, int64_t m, int64_t k, int64_t wide
       ASSERT_EQ(tblasSetArch(H.h, arch), TESSERA_STATUS_SUCCESS);
       ASSERT_EQ(tblasSetNumThreads(H.h, 1), TESSERA_STATUS_SUCCESS);
       V<T> Cw = C0;
-      ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, wide, k, &alpha, A.data(), m, B.data(), ldb, &beta, Cw.data(), m),
+      ASSERT_EQ(gemm(H.h, ta, tb, m, wide, k, &alpha, A.data(), lda, B.data(), ldb, &beta, Cw.data(), m),
                 TESSERA_STATUS_SUCCESS);
       for (int64_t n : ns)
         for (int threads : thread_counts) {
           ASSERT_EQ(tblasSetNumThreads(H.h, threads), TESSERA_STATUS_SUCCESS);
           V<T> Cn(C0.begin(), C0.begin() + m * n);
-          ASSERT_EQ(gemm(H.h, TBLAS_OP_N, tb, m, n, k, &alpha, A.data(), m, B.data(), ldb, &beta, Cn.data(), m),
+          ASSERT_EQ(gemm(H.h, ta, tb, m, n, k, &alpha, A.data(), lda, B.data(), ldb, &beta, Cn.data(), m),
                     TESSERA_STATUS_SUCCESS);
           ASSERT_EQ(std::memcmp(Cn.data(), Cw.data(), size_t(m * n) * sizeof(T)), 0)
-              << tesseraGetArchString(arch) << " threads=" << threads << " op(B)=" << op_name(tb) << " m=" << m
+              << tesseraGetArchString(arch) << " threads=" << threads << " op(A)=" << op_name(ta)
+              << " op(B)=" << op_name(tb) << " m=" << m
               << " n=" << n << " k=" << k;
         }
     }
@@ -1249,12 +1252,19 @@ void streamed_a_bitwise(uint64_t seed) {
 // generic ones; 130: on AVX-512's; partial last panels and tiles, a last k
 // block of 3 steps), op(B) N and T, 1 and 2 threads (2: units of whole
 // panels or, split by columns, too few for pack-ahead).
+// op(A) = T (its rows contiguous, packed through the transposing packer)
+// takes pack-ahead from one whole panel, the tiles fetching the next
+// block's rows: n = 16 (one AVX-512 panel and 4 columns; AVX2's 2 panels
+// and 4, the generic tiles' 4) and 48 (4 / 8 / 12 panels); op(B) N only
+// (with both T, few columns run the k-grouped row-vector tiles, whose lane
+// sums differ from the wide product's by design).
 template <typename T>
 void pack_ahead_bitwise(uint64_t seed) {
   std::mt19937_64 rng(seed);
   constexpr int64_t kWide = 150, m = 1709;  // past 12 panels on every path (NR <= 12)
   const int64_t k = int64_t(14.5e6 / (double(m) * sizeof(T))) / 128 * 128 + 3;  // op(A) ~14.0 MB
   narrow_equals_wide<T>(rng, m, k, kWide, {64, 30, 130}, {1, 2});
+  narrow_equals_wide<T>(rng, m, k, kWide, {16, 48}, {1, 2}, TBLAS_OP_T, {TBLAS_OP_N});
 }
 // A complex GEMM reads op(A) in place where its columns are contiguous and
 // unconjugated and C has at most 8 column panels (macro_kernel.h,

@@ -578,12 +578,18 @@ void choose_in_place(Level3Plan<T> &p) {
 // prefetches cost the tiles ~7 % (they share the L1 miss buffers with the
 // A micro-panel's stream from L2) and packing from L2 still costs ~1/7 of
 // the tiles' time at n = 64. The same panels and tiles: the same results.
+// An op(A) = T (rows contiguous along k) has no in-place stream to fall
+// back on with fewer panels: its packer transposes W × W blocks from rows
+// lda apart and read memory at ~10–17 GB/s. From one whole panel its tiles
+// prefetch the next block's rows (ukr_packed_ahead's pf_rows), a panel
+// sharing the k-steps with the others as above.
 constexpr int64_t kAheadPanels = 12;
 template <typename T>
 void choose_pack_ahead(Level3Plan<T> &p, const tblasContext *h, int64_t unit_n) {
-  p.a_ahead = p.s == 1 && !p.direct && p.tri == Triangle::all && !p.a_in_place && !p.b_in_place && p.A.rs == 1 &&
-              p.K->ukr_packed_ahead && unit_n >= 3 * p.nr && p.n <= kAheadPanels * p.nr &&
-              double(p.m) * double(p.k) * sizeof(T) > kAStreamBytes;
+  const bool columns = p.A.rs == 1, rows = p.A.cs == 1 && p.A.rs != 1;
+  p.a_ahead = p.s == 1 && !p.direct && p.tri == Triangle::all && !p.a_in_place && !p.b_in_place &&
+              ((columns && unit_n >= 3 * p.nr) || (rows && unit_n >= p.nr)) && p.K->ukr_packed_ahead &&
+              p.n <= kAheadPanels * p.nr && double(p.m) * double(p.k) * sizeof(T) > kAStreamBytes;
   if (p.a_ahead && h->gemm_mc <= 0) p.mc_e = std::max<int64_t>(p.mr_e, p.mc_e / 2 / p.mr_e * p.mr_e);
 }
 
@@ -838,9 +844,11 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         if (nb.any && nb.kc >= kc && kc > 4) {
           const int64_t whole = nc / p.nr;
           const T *pf = p.A.p + nb.ic * p.A.rs + nb.pc * p.A.cs;
+          const bool pf_rows = p.A.rs != 1;  // op(A) = T: its rows contiguous, lda apart
           for (int64_t j = 0; j < whole; ++j)
             K.ukr_packed_ahead(kc, p.alpha[0], Ap, Bp + j * p.nr * kc, beta_r, p.C + ic + (jc + j * p.nr) * p.ldc,
-                               p.ldc, mc, pf, p.A.cs, ceil_div(nb.mc, p.mr_e), int(whole), int(j));
+                               p.ldc, mc, pf, pf_rows ? p.A.rs : p.A.cs, pf_rows, ceil_div(nb.mc, p.mr_e),
+                               int(whole), int(j));
           jr0 = whole * p.nr;
         }
         for (int64_t jr = jr0, nr; jr < nc; jr += nr) {

@@ -107,11 +107,14 @@ struct GemmKernels {
                             int64_t b_ps, T beta, T *c, int64_t ldc, int64_t m, int64_t n) = nullptr;
   // ukr_packed for a GEMM's whole panel (Triangle::all, n = NR, k > 4) whose
   // tiles also prefetch the next A block from memory (run_packed's a_ahead):
-  // row tile t fetches MR rows of op(A) at pf + t·MR (t < pf_tiles) in the
-  // columns l with l % every == phase (column l at pf + l·pf_ks). The same
+  // row tile t (t < pf_tiles) fetches its share at the k-steps l with
+  // l % every == phase — op(A)'s MR rows of column l at pf + t·MR + l·pf_ks,
+  // or with pf_rows (op(A)'s rows contiguous along k, pf_ks apart) MR/W of
+  // its MR rows' lines, those of all MR rows within each W steps. The same
   // tiles and results as ukr_packed. Null in the column tables.
   void (*ukr_packed_ahead)(int64_t k, T alpha, const T *a, const T *b, T beta, T *c, int64_t ldc, int64_t m,
-                           const T *pf, int64_t pf_ks, int64_t pf_tiles, int every, int phase) = nullptr;
+                           const T *pf, int64_t pf_ks, bool pf_rows, int64_t pf_tiles, int every,
+                           int phase) = nullptr;
   // ukr_complex for a GEMM (Triangle::all, beta complex) with op(A) read in
   // place (row tile t at a + t·MRC) from beyond the L2, over any n:
   // pack_b_c panels b_ps complex elements apart, each row tile across all
