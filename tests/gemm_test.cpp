@@ -1254,8 +1254,8 @@ void streamed_a_bitwise(uint64_t seed) {
 // panels or, split by columns, too few for pack-ahead).
 // op(A) = T (its rows contiguous, packed through the transposing packer)
 // takes pack-ahead from one whole panel, the tiles fetching the next
-// block's rows: n = 16 (one AVX-512 panel and 4 columns; AVX2's 2 panels
-// and 4, the generic tiles' 4) and 48 (4 / 8 / 12 panels); op(B) N only
+// block's rows: n = 16 (one AVX-512 panel and 4 columns, AVX2's 2 panels
+// and 4, the generic tiles' 4 panels) and 48 (4 / 8 / 12 panels); op(B) N only
 // (with both T, few columns run the k-grouped row-vector tiles, whose lane
 // sums differ from the wide product's by design).
 template <typename T>
