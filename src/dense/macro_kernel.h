@@ -197,6 +197,9 @@ struct Level3Plan {
   // a_ahead: op(A) packed from memory, each block's tiles prefetching the
   // next block (choose_pack_ahead, ukr_packed_ahead).
   bool a_ahead = false;
+  // a_ahead_rows: op(A)'s rows contiguous (op T), so the tiles fetch rows
+  // (ukr_packed_ahead's pf_rows); otherwise its columns.
+  bool a_ahead_rows = false;
   Triangle tri = Triangle::all;
   // HERK: real alpha and beta scale each part (Netlib's REAL*COMPLEX, no
   // cross terms), and the diagonal's imaginary part is set to zero.
@@ -586,10 +589,11 @@ void choose_in_place(Level3Plan<T> &p) {
 constexpr int64_t kAheadPanels = 12;
 template <typename T>
 void choose_pack_ahead(Level3Plan<T> &p, const tblasContext *h, int64_t unit_n) {
-  const bool columns = p.A.rs == 1, rows = p.A.cs == 1 && p.A.rs != 1;
+  const bool columns = p.A.rs == 1, rows = rows_contiguous(p.A);
   p.a_ahead = p.s == 1 && !p.direct && p.tri == Triangle::all && !p.a_in_place && !p.b_in_place &&
               ((columns && unit_n >= 3 * p.nr) || (rows && unit_n >= p.nr)) && p.K->ukr_packed_ahead &&
               p.n <= kAheadPanels * p.nr && double(p.m) * double(p.k) * sizeof(T) > kAStreamBytes;
+  p.a_ahead_rows = p.a_ahead && rows;
   if (p.a_ahead && h->gemm_mc <= 0) p.mc_e = std::max<int64_t>(p.mr_e, p.mc_e / 2 / p.mr_e * p.mr_e);
 }
 
@@ -844,11 +848,10 @@ void run_packed(const Level3Plan<T> &p, int slot, int64_t m0, int64_t m1, int64_
         if (nb.any && nb.kc >= kc && kc > 4) {
           const int64_t whole = nc / p.nr;
           const T *pf = p.A.p + nb.ic * p.A.rs + nb.pc * p.A.cs;
-          const bool pf_rows = p.A.rs != 1;  // op(A) = T: its rows contiguous, lda apart
           for (int64_t j = 0; j < whole; ++j)
             K.ukr_packed_ahead(kc, p.alpha[0], Ap, Bp + j * p.nr * kc, beta_r, p.C + ic + (jc + j * p.nr) * p.ldc,
-                               p.ldc, mc, pf, pf_rows ? p.A.rs : p.A.cs, pf_rows, ceil_div(nb.mc, p.mr_e),
-                               int(whole), int(j));
+                               p.ldc, mc, pf, p.a_ahead_rows ? p.A.rs : p.A.cs, p.a_ahead_rows,
+                               ceil_div(nb.mc, p.mr_e), int(whole), int(j));
           jr0 = whole * p.nr;
         }
         for (int64_t jr = jr0, nr; jr < nc; jr += nr) {
